@@ -1,0 +1,2 @@
+export * from './object-meta';
+export * from './status';

@@ -1,0 +1,2 @@
+export * from './schema-to-openapi';
+export * from './openapi-document';

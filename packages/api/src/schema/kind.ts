@@ -1,0 +1,91 @@
+import type { TObject, TSchema, Static } from '@sinclair/typebox';
+import type { FieldErrorLike } from './fields';
+
+/** A column of the Table representation (what `kubectl get` prints for the kind). */
+export interface ColumnDeclaration<T = any> {
+  name: string;
+  /** OpenAPI type of the cell: string, integer, number, boolean, date. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /** OpenAPI format hint; `name` marks the column holding the object's name. */
+  format?: string;
+  description: string;
+  /** 0 for the default columns, 1 for the extra columns of `-o wide`. */
+  priority?: 0 | 1;
+  /** Computes the cell of one object. */
+  cell: (obj: T, now: Date) => unknown;
+}
+
+/** The scale subresource: where an object keeps its replica counts (autoscaling/v1 Scale). */
+export interface ScaleDeclaration {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface SubresourceDeclaration {
+  /** Kind of the subresource's body when it is not the parent kind (e.g. Scale, Binding, Eviction). */
+  kind?: string;
+  group?: string;
+  version?: string;
+  verbs: readonly string[];
+}
+
+export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+export const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/**
+ * One kind, declared once. Everything else (types, validation, defaults, OpenAPI, protobuf, tables,
+ * REST mapping, discovery) is derived from this.
+ */
+export interface KindDeclaration<S extends TObject = TObject> {
+  /** API group; '' is the core group. */
+  group: string;
+  /** Versions served; the first is the preferred and storage version. */
+  versions: readonly string[];
+  kind: string;
+  /** Lowercase plural: the resource segment of paths. */
+  plural: string;
+  singular: string;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  /** Namespaced or cluster scoped. */
+  namespaced: boolean;
+  /** The whole object: apiVersion, kind, metadata, spec, status (a struct). */
+  schema: S;
+  /** The list kind's name; `<Kind>List` unless said. */
+  listKind?: string;
+  /** Verbs served on the main resource; all verbs unless said (virtual kinds only create). */
+  verbs?: readonly Verb[];
+  /** Subresources: status, scale and the kind's own (binding, eviction, finalize, token, ...). */
+  subresources?: {
+    status?: true;
+    scale?: ScaleDeclaration;
+  } & Record<string, SubresourceDeclaration | ScaleDeclaration | true | undefined>;
+  /** Fields usable in fieldSelector besides metadata.name and metadata.namespace. */
+  selectableFields?: Record<string, (obj: Static<S>) => string | undefined>;
+  /** Table columns; the default Name / Created At table when absent. */
+  columns?: readonly ColumnDeclaration<Static<S>>[];
+  /** Warnings served for deprecated versions, by version. */
+  deprecatedVersions?: Record<string, string>;
+  /** Rules on update beyond field immutability (old is the stored object). */
+  validateUpdate?: (obj: Static<S>, old: Static<S>) => FieldErrorLike[];
+  /** True when objects of this kind are not stored (reviews and other virtual kinds). */
+  virtual?: boolean;
+}
+
+/** A declared kind with its object type attached. */
+export type Kind<S extends TObject = TObject> = KindDeclaration<S> & { readonly __type?: Static<S> };
+
+export type ObjectOf<K> = K extends KindDeclaration<infer S> ? Static<S> : never;
+
+export function defineKind<S extends TObject>(declaration: KindDeclaration<S>): Kind<S> {
+  return declaration;
+}
+
+/** The apiVersion string of a group and version (`v1` for the core group). */
+export function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+export type { TSchema };

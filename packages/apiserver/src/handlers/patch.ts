@@ -1,0 +1,73 @@
+import jsonpatch, { type Operation } from 'fast-json-patch';
+import { parse as parseYAML } from 'yaml';
+import { statusErrors } from '../errors/status-error';
+import { parseMediaType } from '../negotiation/media-type';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+const patchTypes: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+json': 'apply',
+};
+
+/** The patch type of a PATCH request's Content-Type; 415 for anything else. */
+export function patchTypeOf(contentType: string | undefined): PatchType {
+  const m = contentType ? parseMediaType(contentType) : undefined;
+  const t = m ? patchTypes[`${m.type}/${m.subtype}`] : undefined;
+  if (!t) {
+    throw statusErrors.unsupportedMediaType(
+      `the body of the request was in an unknown format - accepted media types include: ${Object.keys(patchTypes)
+        .filter((k) => k !== 'application/apply-patch+json')
+        .join(', ')}`,
+    );
+  }
+  return t;
+}
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+/** RFC 6902 JSON patch; a failing operation is the client's error (422 as Kubernetes answers). */
+export function applyJSONPatch(target: unknown, body: Buffer): unknown {
+  let ops: unknown;
+  try {
+    ops = JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(ops)) throw statusErrors.badRequest('json patch must be an array of operations');
+  try {
+    const errors = jsonpatch.validate(ops as Operation[], target);
+    if (errors) throw errors;
+    return jsonpatch.applyPatch(structuredClone(target), ops as Operation[], false, true).newDocument;
+  } catch (e) {
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw statusErrors.invalid('', '', '', `the server rejected our request due to an error in our request: ${message}`, []);
+  }
+}
+
+/** Decodes a merge-style patch body (JSON; YAML for apply). */
+export function decodePatchObject(body: Buffer, type: PatchType): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = type === 'apply' ? parseYAML(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw statusErrors.badRequest('patch body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

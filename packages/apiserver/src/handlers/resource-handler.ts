@@ -1,0 +1,423 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  labelSelectorAsSelector,
+  toTable,
+  type KindDeclaration,
+  type ProtobufCodec,
+  type RESTMapper,
+  type RESTMapping,
+} from '@orch/api';
+import { statusErrors, StatusError } from '../errors/status-error';
+import { decodeBody } from '../negotiation/decode-body';
+import { encodeBody } from '../negotiation/encode';
+import { negotiate } from '../negotiation/negotiate';
+import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
+import { parseListOptions } from '../registry/list-options';
+import { clone, type ApiObject } from '../registry/object';
+import type { RequestInfo } from '../request/request-info';
+import { applyJSONPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
+import { parseDeleteOptions, parseDryRun, parseFieldManager, parseFieldValidation } from './write-options';
+import { WatchStream } from './watch-stream';
+import { warningHeader } from './warning-header';
+
+/** What the resource handler needs from the server. */
+export interface ResourceContext {
+  mapper: RESTMapper;
+  codec: ProtobufCodec;
+  storeFor(mapping: RESTMapping): GenericStore;
+}
+
+/** A request with its body already read (bounded). */
+export interface ApiRequest {
+  info: RequestInfo;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/** Answers one resource request, or throws a StatusError. */
+export class ResourceHandler {
+  constructor(private readonly ctx: ResourceContext) {}
+
+  async handle(req: ApiRequest, res: ServerResponse): Promise<void> {
+    const { info } = req;
+    const mapping = this.ctx.mapper.forResource(info.apiGroup, info.apiVersion, info.resource);
+    if (!mapping || (mapping.declaration.verbs && mapping.declaration.verbs.length === 0)) throw notFoundPath();
+    const decl = mapping.declaration;
+    if (!decl.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
+    if (decl.namespaced && !info.namespace && info.name) throw notFoundPath();
+    const store = this.ctx.storeFor(mapping);
+    const apiVersion = mapping.gvk.group ? `${mapping.gvk.group}/${mapping.gvk.version}` : mapping.gvk.version;
+    const pretty = req.query.get('pretty') === 'true';
+    const warnings: string[] = [];
+    const deprecation = decl.deprecatedVersions?.[info.apiVersion];
+    if (deprecation) warnings.push(deprecation);
+    if (info.deprecatedWatchPath) warnings.push('watch paths are deprecated: use the list endpoint with watch=true');
+
+    if (info.subresource) {
+      await this.subresource(req, res, mapping, store, apiVersion, warnings, pretty);
+      return;
+    }
+    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun });
+    switch (info.verb) {
+      case 'get': {
+        if (req.query.get('export') !== null || req.query.get('exact') !== null) {
+          warnings.push('the export and exact parameters are deprecated and ignored');
+        }
+        const obj = await store.get(scope(), info.name);
+        this.sendObject(req, res, 200, obj, decl, warnings, pretty, true);
+        return;
+      }
+      case 'list': {
+        const list = await store.list(scope(), parseListOptions(req.query));
+        this.sendList(req, res, list, decl, warnings, pretty);
+        return;
+      }
+      case 'watch':
+        await this.watch(req, res, mapping, store, apiVersion, warnings);
+        return;
+      case 'create': {
+        if (info.name) throw statusErrors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+        const dryRun = parseDryRun(req.query, 'CreateOptions');
+        parseFieldManager(req.query, 'CreateOptions');
+        const options = this.writeOptions(req, warnings);
+        const body = this.decodeObject(req, options);
+        const created = await store.create(scope(dryRun), body, options);
+        this.sendObject(req, res, 201, created, decl, warnings, pretty);
+        return;
+      }
+      case 'update': {
+        const dryRun = parseDryRun(req.query, 'UpdateOptions');
+        parseFieldManager(req.query, 'UpdateOptions');
+        const options = this.writeOptions(req, warnings);
+        const body = this.decodeObject(req, options);
+        const { object, created } = await store.update(scope(dryRun), info.name, () => body, options);
+        this.sendObject(req, res, created ? 201 : 200, object, decl, warnings, pretty);
+        return;
+      }
+      case 'patch': {
+        const object = await this.patch(req, store, scope, warnings, '');
+        this.sendObject(req, res, 200, object, decl, warnings, pretty);
+        return;
+      }
+      case 'delete': {
+        const body = req.body.length ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value : undefined;
+        const options = parseDeleteOptions(req.query, body);
+        if (options.orphanDependents !== undefined) warnings.push('orphanDependents is deprecated: use propagationPolicy');
+        const { result, deletedNow } = await store.delete(scope(Boolean(options.dryRun?.length)), info.name, options);
+        const code = !deletedNow && options.orphanDependents === false ? 202 : 200;
+        this.sendObject(req, res, code, result, decl, warnings, pretty);
+        return;
+      }
+      case 'deletecollection': {
+        const body = req.body.length ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value : undefined;
+        const options = parseDeleteOptions(req.query, body);
+        const list = await store.deleteCollection(scope(Boolean(options.dryRun?.length)), parseListOptions(req.query), options);
+        this.sendList(req, res, list, decl, warnings, pretty);
+        return;
+      }
+      default:
+        throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+  }
+
+  private writeOptions(req: ApiRequest, warnings: string[]): WriteOptions {
+    return { fieldValidation: parseFieldValidation(req.query), warnings };
+  }
+
+  /** Decodes a create/update body; duplicate fields follow fieldValidation like unknown ones. */
+  private decodeObject(req: ApiRequest, options: WriteOptions): ApiObject {
+    const { value, duplicates } = decodeBody(req.headers['content-type'], req.body, this.ctx.codec);
+    if (duplicates.length) {
+      if (options.fieldValidation === 'Strict') {
+        throw statusErrors.badRequest(`strict decoding error: ${duplicates.join(', ')}`);
+      }
+      if (options.fieldValidation === 'Warn') options.warnings.push(...duplicates);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw statusErrors.badRequest('the body of the request must be a JSON object');
+    }
+    return value as ApiObject;
+  }
+
+  private async patch(
+    req: ApiRequest,
+    store: GenericStore,
+    scope: (dryRun?: boolean) => RequestScope,
+    warnings: string[],
+    subresource: string,
+  ): Promise<ApiObject> {
+    const type = patchTypeOf(req.headers['content-type']);
+    const dryRun = parseDryRun(req.query, 'PatchOptions');
+    parseFieldManager(req.query, 'PatchOptions');
+    if (req.query.get('force') !== null && type !== 'apply') {
+      throw statusErrors.invalid('PatchOptions', 'meta.k8s.io', '', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', [
+        { reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' },
+      ]);
+    }
+    if (type === 'strategic' || type === 'apply') {
+      throw statusErrors.unsupportedMediaType(`${type === 'apply' ? 'apply' : 'strategic merge'} patches are not served yet`);
+    }
+    const options = this.writeOptions(req, warnings);
+    const patchObject = type === 'merge' ? decodePatchObject(req.body, type) : undefined;
+    const { object } = await store.update(
+      scope(dryRun),
+      req.info.name,
+      (current) => {
+        if (!current) throw statusErrors.notFound({ group: store.declaration.group, resource: store.declaration.plural }, req.info.name);
+        const patched = (patchObject ? mergePatch(current, patchObject) : applyJSONPatch(current, req.body)) as ApiObject;
+        // without an explicit resourceVersion in the patch the update is retried on conflicts
+        const explicit = patchObject ? (patchObject.metadata as { resourceVersion?: string } | undefined)?.resourceVersion : undefined;
+        if (patched.metadata && !explicit && type === 'merge') delete patched.metadata.resourceVersion;
+        if (type === 'json' && patched.metadata && patched.metadata.resourceVersion === current.metadata.resourceVersion) {
+          delete patched.metadata.resourceVersion;
+        }
+        return patched;
+      },
+      options,
+      subresource,
+    );
+    return object;
+  }
+
+  private async subresource(
+    req: ApiRequest,
+    res: ServerResponse,
+    mapping: RESTMapping,
+    store: GenericStore,
+    apiVersion: string,
+    warnings: string[],
+    pretty: boolean,
+  ): Promise<void> {
+    const { info } = req;
+    const decl = mapping.declaration;
+    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun });
+    if (info.subresource === 'status' && decl.subresources?.status) {
+      if (info.verb === 'get') {
+        this.sendObject(req, res, 200, await store.get(scope(), info.name), decl, warnings, pretty);
+        return;
+      }
+      if (info.verb === 'update') {
+        const dryRun = parseDryRun(req.query, 'UpdateOptions');
+        const options = this.writeOptions(req, warnings);
+        const body = this.decodeObject(req, options);
+        const { object } = await store.update(scope(dryRun), info.name, () => body, options, 'status');
+        this.sendObject(req, res, 200, object, decl, warnings, pretty);
+        return;
+      }
+      if (info.verb === 'patch') {
+        const object = await this.patch(req, store, scope, warnings, 'status');
+        this.sendObject(req, res, 200, object, decl, warnings, pretty);
+        return;
+      }
+      throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    if (info.subresource === 'scale' && decl.subresources?.scale) {
+      await this.scale(req, res, store, scope, warnings, pretty);
+      return;
+    }
+    throw notFoundPath();
+  }
+
+  /** The scale subresource: an autoscaling/v1 Scale view of spec.replicas and status.replicas. */
+  private async scale(
+    req: ApiRequest,
+    res: ServerResponse,
+    store: GenericStore,
+    scope: (dryRun?: boolean) => RequestScope,
+    warnings: string[],
+    pretty: boolean,
+  ): Promise<void> {
+    const { info } = req;
+    const toScale = (obj: ApiObject): ApiObject => {
+      const spec = (obj.spec ?? {}) as { replicas?: number; selector?: Parameters<typeof labelSelectorAsSelector>[0] };
+      const status = (obj.status ?? {}) as { replicas?: number };
+      return {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: {
+          name: obj.metadata.name,
+          namespace: obj.metadata.namespace,
+          uid: obj.metadata.uid,
+          resourceVersion: obj.metadata.resourceVersion,
+          creationTimestamp: obj.metadata.creationTimestamp,
+        },
+        spec: { replicas: spec.replicas ?? 0 },
+        status: {
+          replicas: status.replicas ?? 0,
+          selector: spec.selector ? labelSelectorAsSelector(spec.selector).toString() : '',
+        },
+      };
+    };
+    const send = (code: number, scale: ApiObject): void => {
+      const negotiated = negotiate(req.headers.accept, { protobuf: false, table: false });
+      this.write(res, code, encodeBody(scale, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+    };
+    if (info.verb === 'get') {
+      send(200, toScale(await store.get(scope(), info.name)));
+      return;
+    }
+    if (info.verb !== 'update' && info.verb !== 'patch') {
+      throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    const dryRun = parseDryRun(req.query, info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
+    const options = this.writeOptions(req, warnings);
+    let newScale: ApiObject | undefined;
+    if (info.verb === 'update') newScale = this.decodeObject(req, options);
+    const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
+    if (type === 'strategic' || type === 'apply') {
+      throw statusErrors.unsupportedMediaType(`${type} patches are not served yet`);
+    }
+    const { object } = await store.update(
+      scope(dryRun),
+      info.name,
+      (current) => {
+        if (!current) throw statusErrors.notFound({ group: store.declaration.group, resource: store.declaration.plural }, info.name);
+        const currentScale = toScale(current);
+        const scale = (newScale ??
+          (type === 'merge'
+            ? mergePatch(currentScale, decodePatchObject(req.body, 'merge'))
+            : applyJSONPatch(currentScale, req.body))) as ApiObject;
+        const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+        if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+          throw statusErrors.invalid('Scale', 'autoscaling', info.name, `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, [
+            { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, field: 'spec.replicas' },
+          ]);
+        }
+        const updated = clone(current);
+        updated.spec = { ...(updated.spec as object), replicas };
+        const rv = scale.metadata?.resourceVersion;
+        if (rv && rv !== currentScale.metadata.resourceVersion) updated.metadata.resourceVersion = rv;
+        else delete updated.metadata.resourceVersion;
+        return updated;
+      },
+      options,
+    );
+    send(200, toScale(object));
+  }
+
+  private async watch(
+    req: ApiRequest,
+    res: ServerResponse,
+    mapping: RESTMapping,
+    store: GenericStore,
+    apiVersion: string,
+    warnings: string[],
+  ): Promise<void> {
+    const decl = mapping.declaration;
+    const options = parseListOptions(req.query);
+    const negotiated = negotiate(req.headers.accept, {
+      protobuf: this.ctx.codec.supports(apiVersion, decl.kind),
+      table: true,
+      stream: true,
+    });
+    const stream = new WatchStream(res, negotiated, this.ctx.codec, warnings, options.timeoutSeconds);
+    let first = true;
+    const includeObject = includeObjectOf(req.query);
+    const handle = await store.watch(
+      { namespace: req.info.namespace, apiVersion, dryRun: false },
+      options,
+      {
+        event: (type: WatchEventType, object: unknown) => {
+          let out = object;
+          if (negotiated.table && type !== 'BOOKMARK') {
+            const table = toTable(decl, [object as ApiObject], {
+              includeObject,
+              apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
+            });
+            if (!first) table.columnDefinitions = [];
+            first = false;
+            out = table;
+          }
+          stream.send(type, out);
+        },
+        error: (e: StatusError) => {
+          stream.send('ERROR', e.status);
+          stream.end();
+        },
+      },
+      req.info.name || undefined,
+    );
+    stream.onClose(() => handle.stop());
+  }
+
+  private sendObject(
+    req: ApiRequest,
+    res: ServerResponse,
+    code: number,
+    obj: unknown,
+    decl: KindDeclaration<any>,
+    warnings: string[],
+    pretty: boolean,
+    tableAllowed = false,
+  ): void {
+    const o = obj as ApiObject;
+    const negotiated = negotiate(req.headers.accept, {
+      protobuf: this.ctx.codec.supports(o.apiVersion ?? '', o.kind ?? ''),
+      table: tableAllowed,
+    });
+    let out: unknown = obj;
+    if (negotiated.table) {
+      out = toTable(decl, [o], {
+        includeObject: includeObjectOf(req.query),
+        apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
+      });
+    } else if (negotiated.partial) {
+      out = { kind: 'PartialObjectMetadata', apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`, metadata: o.metadata };
+    }
+    this.write(res, code, encodeBody(out, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+  }
+
+  private sendList(
+    req: ApiRequest,
+    res: ServerResponse,
+    list: { apiVersion: string; kind: string; metadata: Record<string, unknown>; items: ApiObject[] },
+    decl: KindDeclaration<any>,
+    warnings: string[],
+    pretty: boolean,
+  ): void {
+    const negotiated = negotiate(req.headers.accept, {
+      protobuf: this.ctx.codec.supports(list.apiVersion, list.kind),
+      table: true,
+    });
+    let out: unknown;
+    if (negotiated.table) {
+      out = toTable(decl, list.items, {
+        includeObject: includeObjectOf(req.query),
+        apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
+        listMeta: list.metadata,
+      });
+    } else if (negotiated.partial) {
+      out = {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
+        metadata: list.metadata,
+        items: list.items.map((i) => ({ kind: 'PartialObjectMetadata', apiVersion: `${negotiated.partial!.group}/${negotiated.partial!.version}`, metadata: i.metadata })),
+      };
+    } else {
+      // list items carry no apiVersion and kind, as in Kubernetes' typed lists
+      out = { ...list, items: list.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) };
+    }
+    this.write(res, 200, encodeBody(out, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+  }
+
+  private write(res: ServerResponse, code: number, body: Buffer, contentType: string, warnings: string[]): void {
+    const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(body.length) };
+    if (warnings.length) headers.Warning = warnings.map(warningHeader);
+    res.writeHead(code, headers);
+    res.end(body);
+  }
+}
+
+function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object' {
+  const v = query.get('includeObject');
+  if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
+  return 'Metadata';
+}
+
+export function notFoundPath(): StatusError {
+  const e = statusErrors.notFound({ group: '', resource: '' }, '');
+  e.status.message = 'the server could not find the requested resource';
+  e.status.details = {};
+  return e;
+}

@@ -1,0 +1,76 @@
+import { protobufMediaType, protobufMediaTypeAlias } from '@orch/api';
+import { statusErrors } from '../errors/status-error';
+import { mediaTypeName, parseAccept, type MediaRange } from './media-type';
+
+export type Format = 'json' | 'yaml' | 'protobuf';
+
+/** What the response is written as. */
+export interface Negotiated {
+  format: Format;
+  /** The media type named in the response's Content-Type (in the spelling the client asked for). */
+  contentType: string;
+  /** Set when a Table was asked for: the Table's group and version as spelled in Accept. */
+  table?: { group: string; version: string; includeObject?: 'None' | 'Metadata' | 'Object' };
+  /** Set when metadata-only objects were asked for (as=PartialObjectMetadata[List]). */
+  partial?: { group: string; version: string };
+}
+
+const tableGroups = new Set(['meta.k8s.io', 'meta.orch.io']);
+const tableVersions = new Set(['v1', 'v1beta1']);
+
+const acceptedList = 'application/json, application/yaml, application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf';
+
+function formatOf(name: string, protobuf: boolean): { format: Format; contentType: string } | undefined {
+  switch (name) {
+    case 'application/json':
+    case 'application/*':
+    case '*/*':
+      return { format: 'json', contentType: 'application/json' };
+    case 'application/yaml':
+      return { format: 'yaml', contentType: 'application/yaml' };
+    case protobufMediaType:
+    case protobufMediaTypeAlias:
+      return protobuf ? { format: 'protobuf', contentType: name } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export interface NegotiateOptions {
+  /** The response's object kind has a protobuf message. */
+  protobuf: boolean;
+  /** Tables may be served (GET of a resource). */
+  table: boolean;
+  /** Watch streams: YAML is not offered. */
+  stream?: boolean;
+}
+
+/** Picks the response representation from an Accept header, or throws 406. */
+export function negotiate(accept: string | undefined, options: NegotiateOptions): Negotiated {
+  for (const r of parseAccept(accept)) {
+    const chosen = pick(r, options);
+    if (chosen) return chosen;
+  }
+  throw statusErrors.notAcceptable(`only the following media types are accepted: ${acceptedList}`);
+}
+
+function pick(r: MediaRange, options: NegotiateOptions): Negotiated | undefined {
+  const as = r.params.as;
+  const base = formatOf(mediaTypeName(r), options.protobuf || Boolean(as));
+  if (!base) return undefined;
+  if (options.stream && base.format === 'yaml') return undefined;
+  if (!as) return base;
+  const group = r.params.g ?? '';
+  const version = r.params.v ?? '';
+  if (!tableGroups.has(group) || !tableVersions.has(version)) return undefined;
+  if (as === 'Table') {
+    if (!options.table || base.format === 'yaml') return undefined;
+    const params = `;as=Table;v=${version};g=${group}`;
+    return { ...base, contentType: base.contentType + params, table: { group, version } };
+  }
+  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
+    if (base.format === 'yaml') return undefined;
+    return { ...base, contentType: `${base.contentType};as=${as};v=${version};g=${group}`, partial: { group, version } };
+  }
+  return undefined;
+}

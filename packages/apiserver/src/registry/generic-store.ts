@@ -1,0 +1,538 @@
+import {
+  fieldErrors,
+  apiVersionOf,
+  generateName,
+  type DeleteOptions,
+  type FieldError,
+  type KindDeclaration,
+  type FieldsSelector,
+  type LabelsSelector,
+} from '@orch/api';
+import type { KV, Storage, WatchEvent as StorageEvent, WatchHandle } from '../storage/storage';
+import { StorageError } from '../storage/storage-error';
+import { statusErrors, successStatus, StatusError } from '../errors/status-error';
+import { decodeContinue, encodeContinue } from './continue-token';
+import { collectionPrefix, objectKey, resourcePrefix } from './keys';
+import type { ListOptions } from './list-options';
+import { clone, jsonEqual, nowTime, type ApiObject } from './object';
+import type { PropagationPolicy, Strategy } from './strategy';
+
+/** Who is asking and where: the parts of a request every store operation needs. */
+export interface RequestScope {
+  namespace: string;
+  /** The apiVersion answers are written in (the version of the request path). */
+  apiVersion: string;
+  dryRun: boolean;
+}
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface WriteOptions {
+  fieldValidation: FieldValidation;
+  /** Warnings for the response's Warning headers. */
+  warnings: string[];
+}
+
+export interface ListResult {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: ApiObject[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchSink {
+  event(type: WatchEventType, object: unknown): void;
+  /** The watch ended on the server's side (history gone, storage failure). */
+  error(e: StatusError): void;
+}
+
+const conflictMessage = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/**
+ * The one store serving every kind (Kubernetes' generic registry Store): create, get, list, watch,
+ * update, delete and delete-collection over the storage interface, with the kind's strategy deciding
+ * what is kind-specific.
+ */
+export class GenericStore {
+  readonly declaration: KindDeclaration<any>;
+  private readonly prefix: string;
+  private readonly qualified: { group: string; resource: string };
+
+  constructor(
+    readonly storage: Storage,
+    readonly strategy: Strategy,
+  ) {
+    this.declaration = strategy.declaration;
+    this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
+    this.qualified = { group: this.declaration.group, resource: this.declaration.plural };
+  }
+
+  private key(namespace: string, name: string): string {
+    return objectKey(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? namespace : '', name);
+  }
+
+  /** Decodes a stored value into the object served at `apiVersion`. */
+  decode(kv: { value: Buffer; modRevision: number }, apiVersion: string): ApiObject {
+    const obj = JSON.parse(kv.value.toString('utf8')) as ApiObject;
+    obj.apiVersion = apiVersion;
+    obj.kind = this.declaration.kind;
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    return obj;
+  }
+
+  private encode(obj: ApiObject): Buffer {
+    const { resourceVersion: _rv, selfLink: _sl, ...metadata } = obj.metadata;
+    const stored = { ...obj, apiVersion: apiVersionOf(this.declaration.group, this.declaration.versions[0]!), metadata };
+    return Buffer.from(JSON.stringify(stored));
+  }
+
+  private invalid(name: string, errors: FieldError[]): StatusError {
+    const kindText = this.declaration.group ? `${this.declaration.kind}.${this.declaration.group}` : this.declaration.kind;
+    return statusErrors.invalid(
+      this.declaration.kind,
+      this.declaration.group,
+      name,
+      `${kindText} "${name}" is invalid: ${fieldErrors.aggregateMessage(errors)}`,
+      errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
+    );
+  }
+
+  /** Unknown fields: rejected, warned about or dropped, as the request's fieldValidation says. */
+  private checkUnknown(obj: ApiObject, options: WriteOptions): void {
+    const unknown = this.strategy.compiled.prune(obj);
+    if (!unknown.length) return;
+    const messages = unknown.map((f) => `unknown field "${f}"`);
+    if (options.fieldValidation === 'Strict') {
+      throw statusErrors.badRequest(`strict decoding error: ${messages.join(', ')}`);
+    }
+    if (options.fieldValidation === 'Warn') options.warnings.push(...messages);
+  }
+
+  /** Checks the body against the request: kind, apiVersion, namespace. */
+  private checkIdentity(obj: ApiObject, scope: RequestScope, name?: string): void {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      throw statusErrors.badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    }
+    if (obj.kind !== undefined && obj.kind !== this.declaration.kind) {
+      throw statusErrors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.declaration.kind})`);
+    }
+    if (obj.apiVersion !== undefined && obj.apiVersion !== scope.apiVersion) {
+      throw statusErrors.badRequest(
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${scope.apiVersion})`,
+      );
+    }
+    obj.apiVersion = scope.apiVersion;
+    obj.kind = this.declaration.kind;
+    if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+    if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
+      throw statusErrors.badRequest('metadata must be an object');
+    }
+    const m = obj.metadata;
+    if (this.declaration.namespaced) {
+      if (m.namespace && scope.namespace && m.namespace !== scope.namespace) {
+        throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      if (!m.namespace) m.namespace = scope.namespace;
+    } else {
+      delete m.namespace;
+    }
+    if (name !== undefined) {
+      if (m.name && m.name !== name) {
+        throw statusErrors.badRequest('the name of the object (' + m.name + ') does not match the name on the URL (' + name + ')');
+      }
+      m.name = name;
+    }
+  }
+
+  async create(scope: RequestScope, obj: ApiObject, options: WriteOptions): Promise<ApiObject> {
+    this.checkIdentity(obj, scope);
+    this.checkUnknown(obj, options);
+    const m = obj.metadata;
+    if (!m.name && m.generateName) m.name = generateName(m.generateName);
+    const now = new Date();
+    this.strategy.prepareForCreate(obj, now);
+    this.strategy.compiled.default(obj);
+    const errors = this.strategy.validate(obj);
+    if (errors.length) throw this.invalid(m.name ?? '', errors);
+    const key = this.key(m.namespace ?? '', m.name!);
+    if (scope.dryRun) {
+      if (await this.storage.get(key)) throw statusErrors.alreadyExists(this.qualified, m.name!);
+      return obj;
+    }
+    try {
+      const kv = await this.storage.create(key, this.encode(obj));
+      return this.decode(kv, scope.apiVersion);
+    } catch (e) {
+      if (e instanceof StorageError && e.code === 'KeyExists') throw statusErrors.alreadyExists(this.qualified, m.name!);
+      throw storageFailure(e);
+    }
+  }
+
+  async get(scope: RequestScope, name: string): Promise<ApiObject> {
+    const kv = await this.storage.get(this.key(scope.namespace, name));
+    if (!kv) throw statusErrors.notFound(this.qualified, name);
+    return this.decode(kv, scope.apiVersion);
+  }
+
+  /** Field values of an object for fieldSelector matching. */
+  fieldsOf(obj: ApiObject): Record<string, string> {
+    const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
+    if (this.declaration.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
+    for (const [field, get] of Object.entries(this.declaration.selectableFields ?? {})) fields[field] = get(obj) ?? '';
+    return fields;
+  }
+
+  /** Fields usable in a fieldSelector for this kind. */
+  selectableFields(): Set<string> {
+    const s = new Set(['metadata.name']);
+    if (this.declaration.namespaced) s.add('metadata.namespace');
+    for (const f of Object.keys(this.declaration.selectableFields ?? {})) s.add(f);
+    return s;
+  }
+
+  private checkFieldSelector(selector: FieldsSelector): void {
+    const selectable = this.selectableFields();
+    for (const r of selector.requirements()) {
+      if (!selectable.has(r.field)) {
+        throw statusErrors.badRequest(`field label not supported: ${r.field}`);
+      }
+    }
+  }
+
+  private matcher(labels: LabelsSelector, fields: FieldsSelector): (obj: ApiObject) => boolean {
+    if (labels.empty() && fields.empty()) return () => true;
+    return (obj) => labels.matches(obj.metadata.labels) && (fields.empty() || fields.matches(this.fieldsOf(obj)));
+  }
+
+  async list(scope: RequestScope, options: ListOptions): Promise<ListResult> {
+    this.checkFieldSelector(options.fieldSelector);
+    const prefix = collectionPrefix(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? scope.namespace : '');
+    const matches = this.matcher(options.labelSelector, options.fieldSelector);
+    let revision = 0;
+    let startKey: string | undefined;
+    let fromCache = false;
+    if (options.continue) {
+      const token = decodeContinue(options.continue);
+      revision = token.revision;
+      startKey = this.prefix + token.start;
+      if (!startKey.startsWith(prefix)) throw statusErrors.badRequest('continue key is not valid: the token belongs to another collection');
+    } else if (options.resourceVersion === '0') {
+      fromCache = true;
+    } else if (options.resourceVersion) {
+      const wanted = Number(options.resourceVersion);
+      if (options.resourceVersionMatch === 'Exact') revision = wanted;
+      else await this.waitForRevision(wanted);
+    }
+    const items: ApiObject[] = [];
+    const limit = options.limit;
+    let more = false;
+    let remaining = 0;
+    let lastKey: string | undefined;
+    for (;;) {
+      let page;
+      try {
+        page = await this.storage.list(prefix, {
+          revision: revision || undefined,
+          limit: limit ? limit - items.length : undefined,
+          startKey,
+          fromCache,
+        });
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Compacted' && options.continue) {
+          throw await this.expiredContinue(startKey!);
+        }
+        if (e instanceof StorageError && e.code === 'Compacted') {
+          throw statusErrors.resourceExpired(`too old resource version: ${revision} (${await this.storage.compactedRevision()})`);
+        }
+        throw storageFailure(e);
+      }
+      revision = page.revision;
+      for (const kv of page.items) {
+        const obj = this.decode(kv, scope.apiVersion);
+        if (matches(obj)) items.push(obj);
+        lastKey = kv.key;
+      }
+      more = page.more;
+      remaining = page.remaining;
+      if (!limit || !more || items.length >= limit) break;
+      startKey = lastKey + '\x00';
+    }
+    const metadata: ListResult['metadata'] = { resourceVersion: String(revision) };
+    if (limit && more && lastKey !== undefined) {
+      metadata.continue = encodeContinue({ revision, start: lastKey.slice(this.prefix.length) + '\x00' });
+      if (options.labelSelector.empty() && options.fieldSelector.empty()) metadata.remainingItemCount = remaining;
+    }
+    return { apiVersion: scope.apiVersion, kind: this.declaration.listKind ?? `${this.declaration.kind}List`, metadata, items };
+  }
+
+  private async expiredContinue(startKey: string): Promise<StatusError> {
+    const revision = await this.storage.currentRevision();
+    const fresh = encodeContinue({ revision, start: startKey.slice(this.prefix.length) });
+    return statusErrors.resourceExpired(
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      fresh,
+    );
+  }
+
+  /** Waits until the store has reached `revision` (a list "not older than" a future version), 3 s at most. */
+  private async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + 3000;
+    for (;;) {
+      const current = await this.storage.currentRevision();
+      if (current >= revision) return;
+      if (Date.now() > deadline) {
+        throw statusErrors.timeout(`Too large resource version: ${revision}, current: ${current}`, 1, [
+          { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+        ]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /**
+   * Watches the collection (or one object when `name` is set). Without a resourceVersion, or with "0",
+   * the current objects are sent first as ADDED events, as Kubernetes does.
+   */
+  async watch(scope: RequestScope, options: ListOptions, sink: WatchSink, name?: string): Promise<WatchHandle> {
+    this.checkFieldSelector(options.fieldSelector);
+    const prefix = name
+      ? this.key(scope.namespace, name)
+      : collectionPrefix(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? scope.namespace : '');
+    const matches = this.matcher(options.labelSelector, options.fieldSelector);
+    let from = options.resourceVersion ? Number(options.resourceVersion) : 0;
+    if (!options.resourceVersion || options.resourceVersion === '0') {
+      const initial = await this.storage.list(prefix, { fromCache: options.resourceVersion === '0' });
+      for (const kv of initial.items) {
+        if (name && kv.key !== prefix) continue;
+        const obj = this.decode(kv, scope.apiVersion);
+        if (matches(obj)) sink.event('ADDED', obj);
+      }
+      from = initial.revision;
+    }
+    const onEvent = (e: StorageEvent): void => {
+      if (name && e.key !== prefix) return;
+      this.deliver(e, scope.apiVersion, matches, sink);
+    };
+    const onError = (err: Error): void => {
+      if (err instanceof StorageError && err.code === 'Compacted') {
+        sink.error(statusErrors.expired(`too old resource version: ${from} (${err.message})`));
+      } else {
+        sink.error(storageFailure(err));
+      }
+    };
+    const bookmark = options.allowWatchBookmarks
+      ? (revision: number): void =>
+          sink.event('BOOKMARK', { kind: this.declaration.kind, apiVersion: scope.apiVersion, metadata: { resourceVersion: String(revision) } })
+      : undefined;
+    return this.storage.watch(prefix, from, onEvent, onError, bookmark ? { onBookmark: bookmark } : {});
+  }
+
+  private deliver(e: StorageEvent, apiVersion: string, matches: (o: ApiObject) => boolean, sink: WatchSink): void {
+    if (e.type === 'delete') {
+      const obj = this.decode({ value: e.prevValue ?? e.value, modRevision: e.modRevision }, apiVersion);
+      if (matches(obj)) sink.event('DELETED', obj);
+      return;
+    }
+    const obj = this.decode(e, apiVersion);
+    const nowMatches = matches(obj);
+    if (!e.prevValue || e.createRevision === e.modRevision) {
+      if (nowMatches) sink.event('ADDED', obj);
+      return;
+    }
+    const old = this.decode({ value: e.prevValue, modRevision: e.modRevision }, apiVersion);
+    const oldMatches = matches(old);
+    if (nowMatches && oldMatches) sink.event('MODIFIED', obj);
+    else if (nowMatches) sink.event('ADDED', obj);
+    else if (oldMatches) sink.event('DELETED', obj);
+  }
+
+  /**
+   * Read-modify-write with optimistic concurrency: `transform` gets the stored object and returns the
+   * new one (or throws). A precondition resourceVersion in the new object that differs from the stored
+   * one is a 409 Conflict; without one, a concurrent write makes the loop retry on fresh data.
+   */
+  async update(
+    scope: RequestScope,
+    name: string,
+    transform: (current: ApiObject | undefined) => ApiObject,
+    options: WriteOptions,
+    subresource = '',
+  ): Promise<{ object: ApiObject; created: boolean }> {
+    const key = this.key(scope.namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.storage.get(key);
+      const current = kv ? this.decode(kv, scope.apiVersion) : undefined;
+      const obj = transform(current ? clone(current) : undefined);
+      this.checkIdentity(obj, scope, name);
+      this.checkUnknown(obj, options);
+      if (!current) {
+        if (!this.strategy.allowCreateOnUpdate || subresource) throw statusErrors.notFound(this.qualified, name);
+        const created = await this.create(scope, obj, options);
+        return { object: created, created: true };
+      }
+      const precondition = obj.metadata.resourceVersion;
+      if (precondition && precondition !== current.metadata.resourceVersion) {
+        throw statusErrors.conflict(this.qualified, name, conflictMessage);
+      }
+      if (!precondition && !this.strategy.allowUnconditionalUpdate) {
+        throw this.invalid(name, [{ type: 'FieldValueRequired', field: 'metadata.resourceVersion', detail: 'must be specified for an update' }]);
+      }
+      if (subresource === 'status') this.strategy.prepareForStatusUpdate(obj, current);
+      else this.strategy.prepareForUpdate(obj, current);
+      this.strategy.compiled.default(obj);
+      const errors = this.strategy.validateUpdate(obj, current);
+      if (errors.length) throw this.invalid(name, errors);
+      obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      if (jsonEqual(obj, current)) return { object: current, created: false };
+      if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers ?? []).length) {
+        // the last finalizer is gone from an object being deleted: the delete completes now
+        if (scope.dryRun) return { object: obj, created: false };
+        try {
+          await this.storage.delete(key, kv!.modRevision);
+          return { object: obj, created: false };
+        } catch (e) {
+          if (e instanceof StorageError && e.code === 'Conflict' && !precondition && attempt < 16) continue;
+          throw this.writeFailure(e, name);
+        }
+      }
+      if (scope.dryRun) return { object: obj, created: false };
+      try {
+        const written = await this.storage.update(key, this.encode(obj), kv!.modRevision);
+        return { object: this.decode(written, scope.apiVersion), created: false };
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict' && !precondition && attempt < 16) continue;
+        throw this.writeFailure(e, name);
+      }
+    }
+  }
+
+  private writeFailure(e: unknown, name: string): StatusError {
+    if (e instanceof StorageError && e.code === 'Conflict') return statusErrors.conflict(this.qualified, name, conflictMessage);
+    if (e instanceof StorageError && e.code === 'NotFound') return statusErrors.notFound(this.qualified, name);
+    return storageFailure(e);
+  }
+
+  /**
+   * Deletes one object: at once, or — with a grace period, finalizers or a Foreground/Orphan
+   * propagation — by marking it with deletionTimestamp for its owners to finish.
+   */
+  async delete(scope: RequestScope, name: string, options: DeleteOptions): Promise<{ result: unknown; deletedNow: boolean }> {
+    const key = this.key(scope.namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.storage.get(key);
+      if (!kv) throw statusErrors.notFound(this.qualified, name);
+      const obj = this.decode(kv, scope.apiVersion);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== obj.metadata.uid) {
+        throw statusErrors.conflict(
+          this.qualified,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
+        );
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+        throw statusErrors.conflict(
+          this.qualified,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+        );
+      }
+      const now = new Date();
+      const updated = clone(obj);
+      const policy = propagationOf(options, this.strategy.defaultPropagation);
+      const finalizers = new Set(updated.metadata.finalizers ?? []);
+      if (policy === 'Orphan') finalizers.add('orphan');
+      if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+      if (policy === 'Background' || (policy === undefined && options.orphanDependents === false)) {
+        finalizers.delete('orphan');
+        finalizers.delete('foregroundDeletion');
+      }
+      const keptByKind = this.strategy.beforeDelete(updated, now);
+      const grace = this.strategy.gracePeriod(updated, options.gracePeriodSeconds);
+      const pending = keptByKind || finalizers.size > 0 || (grace !== undefined && grace > 0);
+      if (!pending) {
+        if (scope.dryRun) return { result: this.deletedResult(obj), deletedNow: true };
+        try {
+          await this.storage.delete(key, kv.modRevision);
+          return { result: this.deletedResult(obj), deletedNow: true };
+        } catch (e) {
+          if (e instanceof StorageError && e.code === 'Conflict' && attempt < 16) continue;
+          throw this.writeFailure(e, name);
+        }
+      }
+      const m = updated.metadata;
+      if (finalizers.size) m.finalizers = [...finalizers];
+      else delete m.finalizers;
+      if (!m.deletionTimestamp) {
+        m.deletionTimestamp = nowTime(new Date(now.getTime() + (grace ?? 0) * 1000));
+        m.deletionGracePeriodSeconds = grace ?? 0;
+      } else if (grace !== undefined && grace < (m.deletionGracePeriodSeconds ?? Infinity)) {
+        // a shorter grace period may replace a longer one
+        m.deletionTimestamp = nowTime(new Date(now.getTime() + grace * 1000));
+        m.deletionGracePeriodSeconds = grace;
+      }
+      if (scope.dryRun) return { result: updated, deletedNow: false };
+      if (jsonEqual(updated, obj)) return { result: obj, deletedNow: false };
+      try {
+        const written = await this.storage.update(key, this.encode(updated), kv.modRevision);
+        return { result: this.decode(written, scope.apiVersion), deletedNow: false };
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict' && attempt < 16) continue;
+        throw this.writeFailure(e, name);
+      }
+    }
+  }
+
+  private deletedResult(obj: ApiObject): unknown {
+    if (this.strategy.returnDeletedObject) return obj;
+    return successStatus({
+      name: obj.metadata.name ?? '',
+      group: this.declaration.group,
+      kind: this.declaration.plural,
+      uid: obj.metadata.uid ?? '',
+    });
+  }
+
+  /** Deletes every object the list options select; answers with the list of what was deleted. */
+  async deleteCollection(scope: RequestScope, listOptions: ListOptions, options: DeleteOptions): Promise<ListResult> {
+    const listed = await this.list(scope, { ...listOptions, limit: 0, continue: undefined });
+    const deleted: ApiObject[] = [];
+    for (const item of listed.items) {
+      try {
+        const { result } = await this.delete({ ...scope, namespace: item.metadata.namespace ?? '' }, item.metadata.name!, options);
+        deleted.push((result as ApiObject).metadata ? (result as ApiObject) : item);
+      } catch (e) {
+        if (e instanceof StatusError && e.code === 404) continue;
+        throw e;
+      }
+    }
+    return { ...listed, items: deleted };
+  }
+
+  /** For tests and tools: the stored objects under this resource. */
+  async count(): Promise<number> {
+    return (await this.storage.list(this.prefix)).items.length;
+  }
+}
+
+function propagationOf(options: DeleteOptions, fallback: PropagationPolicy): PropagationPolicy | undefined {
+  if (options.propagationPolicy) return options.propagationPolicy as PropagationPolicy;
+  if (options.orphanDependents === true) return 'Orphan';
+  if (options.orphanDependents === false) return 'Background';
+  return fallback === 'Background' ? undefined : fallback;
+}
+
+function fieldErrorBody(e: FieldError): string {
+  const full = fieldErrors.aggregateMessage([e]);
+  return full.startsWith(`${e.field}: `) ? full.slice(e.field.length + 2) : full;
+}
+
+function storageFailure(e: unknown): StatusError {
+  if (e instanceof StatusError) return e;
+  if (e instanceof StorageError && e.code === 'Unavailable') return statusErrors.serviceUnavailable(`storage is unavailable: ${e.message}`);
+  return statusErrors.internal(e instanceof Error ? e.message : String(e));
+}
+
+export type { KV };

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { FieldError, KindDeclaration } from '@orch/api';
+import { compileKind, type CompiledKind } from './compiled-kind';
+import { jsonEqual, nowTime, type ApiObject } from './object';
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+/**
+ * Per-kind behaviour of the generic store (Kubernetes' RESTCreateStrategy, RESTUpdateStrategy and
+ * RESTDeleteStrategy). The generic strategy is derived from the declaration; kinds with behaviour of
+ * their own extend it in `strategies/`.
+ */
+export class Strategy {
+  readonly compiled: CompiledKind;
+  readonly hasStatus: boolean;
+  /** PUT on a missing object creates it. */
+  allowCreateOnUpdate = false;
+  /** PUT without metadata.resourceVersion is accepted. */
+  allowUnconditionalUpdate = true;
+  /** A successful delete answers with the deleted object instead of a Status. */
+  returnDeletedObject = false;
+  /** Propagation when a delete request names none. */
+  defaultPropagation: PropagationPolicy = 'Background';
+
+  constructor(readonly declaration: KindDeclaration<any>) {
+    this.compiled = compileKind(declaration);
+    this.hasStatus = Boolean(declaration.subresources?.status);
+  }
+
+  /** Generation is kept for kinds with a spec and a status subresource. */
+  protected get tracksGeneration(): boolean {
+    return this.hasStatus && 'spec' in ((this.declaration.schema as { properties?: object }).properties ?? {});
+  }
+
+  /** Server-set fields of a new object; status is not settable on create. */
+  prepareForCreate(obj: ApiObject, now: Date): void {
+    const m = obj.metadata;
+    m.uid = randomUUID();
+    m.creationTimestamp = nowTime(now);
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.resourceVersion;
+    delete m.selfLink;
+    if (this.tracksGeneration) m.generation = 1;
+    else delete m.generation;
+    if (this.hasStatus) delete obj.status;
+  }
+
+  /** Carries the server-owned parts of the stored object into an update of the main resource. */
+  prepareForUpdate(obj: ApiObject, old: ApiObject): void {
+    this.keepSystemMetadata(obj, old);
+    if (this.hasStatus) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = old.status;
+    }
+    if (this.tracksGeneration) {
+      obj.metadata.generation = (old.metadata.generation ?? 0) + (this.specChanged(obj, old) ? 1 : 0);
+    }
+  }
+
+  /** An update through the status subresource changes nothing but status. */
+  prepareForStatusUpdate(obj: ApiObject, old: ApiObject): void {
+    const status = obj.status;
+    const keep = structuredClone(old) as ApiObject;
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, keep);
+    if (status === undefined) delete obj.status;
+    else obj.status = status;
+  }
+
+  private keepSystemMetadata(obj: ApiObject, old: ApiObject): void {
+    const m = obj.metadata;
+    const o = old.metadata;
+    m.uid = o.uid;
+    m.creationTimestamp = o.creationTimestamp;
+    if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
+    else delete m.deletionTimestamp;
+    if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+    else delete m.deletionGracePeriodSeconds;
+    if (o.generation !== undefined) m.generation = o.generation;
+    delete m.selfLink;
+  }
+
+  /** True when anything besides metadata and status changed. */
+  protected specChanged(obj: ApiObject, old: ApiObject): boolean {
+    for (const k of new Set([...Object.keys(obj), ...Object.keys(old)])) {
+      if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+      if (!jsonEqual(obj[k], old[k])) return true;
+    }
+    return false;
+  }
+
+  validate(obj: ApiObject): FieldError[] {
+    return this.compiled.validate(obj);
+  }
+
+  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+    return [...this.compiled.validate(obj), ...this.compiled.validateUpdate(obj, old)];
+  }
+
+  /**
+   * The grace period a delete gets: undefined deletes at once; a number marks the object with
+   * deletionTimestamp and deletionGracePeriodSeconds and leaves the final delete to its owner.
+   */
+  gracePeriod(_obj: ApiObject, _requested: number | undefined): number | undefined {
+    return undefined;
+  }
+
+  /** Called when a delete finds the object; returns true when the kind keeps it (as a namespace becomes Terminating). */
+  beforeDelete(_obj: ApiObject, _now: Date): boolean {
+    return false;
+  }
+}

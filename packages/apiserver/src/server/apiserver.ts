@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import {
+  allKinds,
+  buildOpenAPIv2,
+  buildOpenAPIv3,
+  openAPIv3PathOf,
+  ProtobufCodec,
+  RESTMapper,
+  type KindDeclaration,
+  type RESTMapping,
+} from '@orch/api';
+import { Discovery } from '../discovery/discovery';
+import { StatusError, toStatusError, statusErrors } from '../errors/status-error';
+import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
+import { GenericStore } from '../registry/generic-store';
+import { strategyFor } from '../registry/strategies';
+import { parseRequestInfo, type RequestInfo } from '../request/request-info';
+import type { Storage } from '../storage/storage';
+import { InflightLimiter } from './inflight-limiter';
+import { readBody } from './read-body';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+export interface APIServerConfig {
+  storage: Storage;
+  declarations?: readonly KindDeclaration<any>[];
+  bindAddress: string;
+  securePort: number;
+  tls: { cert: string | Buffer; key: string | Buffer };
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  requestTimeoutMs: number;
+  version: VersionInfo;
+  /** The address clients reach this server at (for discovery's serverAddressByClientCIDRs). */
+  advertiseAddress?: string;
+}
+
+/** Namespaces every cluster has. */
+export const bootstrapNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
+
+const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** orch-apiserver: the HTTPS resource API over one storage backend. */
+export class APIServer {
+  readonly mapper: RESTMapper;
+  readonly codec: ProtobufCodec;
+  private readonly stores = new Map<string, GenericStore>();
+  private readonly resources: ResourceHandler;
+  private readonly discovery: Discovery;
+  private readonly inflight: InflightLimiter;
+  private readonly app = express();
+  private server?: https.Server;
+  private openapiV2?: Buffer;
+  private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
+  private ready = false;
+
+  constructor(readonly config: APIServerConfig) {
+    const declarations = config.declarations ?? allKinds;
+    this.mapper = new RESTMapper(declarations);
+    this.codec = new ProtobufCodec(declarations);
+    this.resources = new ResourceHandler({ mapper: this.mapper, codec: this.codec, storeFor: (m) => this.storeFor(m) });
+    this.discovery = new Discovery(this.mapper, () => this.address());
+    this.inflight = new InflightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
+    this.app.disable('x-powered-by');
+    this.app.disable('etag');
+    this.app.use((req, res) => void this.serve(req, res));
+  }
+
+  /** The store of a resource; every version of a kind shares one. */
+  storeFor(mapping: RESTMapping): GenericStore {
+    const key = `${mapping.gvr.group}/${mapping.gvr.resource}`;
+    let store = this.stores.get(key);
+    if (!store) {
+      store = new GenericStore(this.config.storage, strategyFor(mapping.declaration));
+      this.stores.set(key, store);
+    }
+    return store;
+  }
+
+  address(): string {
+    if (this.config.advertiseAddress) return this.config.advertiseAddress;
+    const a = this.server?.address() as AddressInfo | null;
+    return a ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : '';
+  }
+
+  port(): number {
+    return (this.server?.address() as AddressInfo | null)?.port ?? 0;
+  }
+
+  async start(): Promise<void> {
+    this.server = https.createServer({ cert: this.config.tls.cert, key: this.config.tls.key }, this.app);
+    this.server.keepAliveTimeout = 120_000;
+    this.server.headersTimeout = 125_000;
+    this.server.requestTimeout = 0;
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.config.securePort, this.config.bindAddress, () => resolve());
+    });
+    this.ready = true;
+  }
+
+  /** Creates what every cluster starts with: the system namespaces. Idempotent. */
+  async bootstrap(): Promise<void> {
+    const namespaces = this.mapper.forResource('', 'v1', 'namespaces');
+    if (!namespaces) return;
+    const store = this.storeFor(namespaces);
+    for (const name of bootstrapNamespaces) {
+      try {
+        await store.create(
+          { namespace: '', apiVersion: 'v1', dryRun: false },
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+          { fieldValidation: 'Strict', warnings: [] },
+        );
+      } catch (e) {
+        if (!(e instanceof StatusError && e.code === 409)) throw e;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.ready = false;
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://orch');
+    const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    let release: (() => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (info.isResourceRequest && info.verb !== 'watch') release = this.inflight.acquire(mutatingVerbs.has(info.verb));
+      if (!info.isResourceRequest) {
+        this.nonResource(req, res, info, url);
+        return;
+      }
+      const body = await readBody(req);
+      const work = this.resources.handle({ info, query: url.searchParams, headers: req.headers, body }, res);
+      if (info.verb === 'watch') {
+        await work;
+      } else {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(statusErrors.timeout('request did not complete within requested timeout - context deadline exceeded', 0)),
+            this.config.requestTimeoutMs,
+          );
+        });
+        await Promise.race([work, timeout]);
+      }
+    } catch (e) {
+      this.sendStatus(res, e instanceof StatusError ? e : toStatusError(e));
+    } finally {
+      if (timer) clearTimeout(timer);
+      release?.();
+    }
+  }
+
+  private sendStatus(res: ServerResponse, e: StatusError): void {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body = Buffer.from(JSON.stringify(e.status) + '\n');
+    res.writeHead(e.code, { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...e.headers });
+    res.end(body);
+  }
+
+  private sendJSON(res: ServerResponse, obj: unknown, contentType = 'application/json'): void {
+    const body = Buffer.from(JSON.stringify(obj) + '\n');
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': String(body.length) });
+    res.end(body);
+  }
+
+  private nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): void {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method !== 'GET' && method !== 'HEAD') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    req.resume();
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (path === '/version') return this.sendJSON(res, this.config.version);
+    if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\//.test(path)) {
+      return this.health(res, path, url.searchParams.has('verbose'));
+    }
+    if (path === '/api') return this.sendJSON(res, this.discovery.coreVersions());
+    if (path === '/apis') return this.sendJSON(res, this.discovery.groups());
+    if (info.apiPrefix === 'apis' && !info.apiVersion) {
+      const group = this.discovery.apiGroup(path.split('/')[2] ?? '');
+      if (group) return this.sendJSON(res, group);
+      throw notFoundPath();
+    }
+    if (info.apiPrefix && info.apiVersion) {
+      const list = this.discovery.resources(info.apiGroup, info.apiVersion);
+      if (list) return this.sendJSON(res, list);
+      throw notFoundPath();
+    }
+    if (path === '/openapi/v2') return this.openAPIv2(req, res);
+    if (path === '/openapi/v3') return this.openAPIv3Index(res);
+    if (path.startsWith('/openapi/v3/')) return this.openAPIv3(res, path.slice('/openapi/v3/'.length));
+    if (path === '/') {
+      return this.sendJSON(res, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
+    }
+    throw notFoundPath();
+  }
+
+  private health(res: ServerResponse, path: string, verbose: boolean): void {
+    const checks: [string, boolean][] = [
+      ['ping', true],
+      ['log', true],
+      ['etcd', true],
+      ['poststarthook/bootstrap', this.ready],
+    ];
+    const [, root, check] = path.split('/');
+    if (check) {
+      const found = checks.find(([n]) => n === path.slice(root!.length + 2));
+      if (!found) throw notFoundPath();
+      res.writeHead(found[1] ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(found[1] ? 'ok' : `internal server error: ${found[0]} failed`);
+      return;
+    }
+    const ok = checks.every(([, v]) => v);
+    res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    if (!verbose) {
+      res.end(ok ? 'ok' : `${root} check failed`);
+      return;
+    }
+    const lines = checks.map(([n, v]) => (v ? `[+]${n} ok` : `[-]${n} failed: reason withheld`));
+    lines.push(ok ? `${root} check passed` : `${root} check failed`);
+    res.end(lines.join('\n') + '\n');
+  }
+
+  private openAPIv2(req: IncomingMessage, res: ServerResponse): void {
+    const accept = req.headers.accept ?? '';
+    if (accept && !/application\/json|\*\/\*|application\/\*/.test(accept)) {
+      throw statusErrors.notAcceptable('only the following media types are accepted: application/json');
+    }
+    this.openapiV2 ??= Buffer.from(
+      JSON.stringify(buildOpenAPIv2(this.mapper.all(), { title: 'orch', version: this.config.version.gitVersion })),
+    );
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(this.openapiV2.length) });
+    res.end(this.openapiV2);
+  }
+
+  private groupVersionDoc(path: string): { body: Buffer; hash: string } | undefined {
+    let doc = this.openapiV3.get(path);
+    if (doc) return doc;
+    const mappings = this.mapper.all().filter((m) => openAPIv3PathOf(m.gvk.group, m.gvk.version) === path);
+    if (!mappings.length) return undefined;
+    const body = Buffer.from(JSON.stringify(buildOpenAPIv3(mappings, { title: 'orch', version: this.config.version.gitVersion })));
+    doc = { body, hash: createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase() };
+    this.openapiV3.set(path, doc);
+    return doc;
+  }
+
+  private openAPIv3Index(res: ServerResponse): void {
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const m of this.mapper.all()) {
+      const p = openAPIv3PathOf(m.gvk.group, m.gvk.version);
+      if (paths[p]) continue;
+      const doc = this.groupVersionDoc(p)!;
+      paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${doc.hash}` };
+    }
+    this.sendJSON(res, { paths });
+  }
+
+  private openAPIv3(res: ServerResponse, path: string): void {
+    const doc = this.groupVersionDoc(path);
+    if (!doc) throw notFoundPath();
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(doc.body.length),
+      'Cache-Control': 'public, immutable',
+      Etag: `"${doc.hash}"`,
+    });
+    res.end(doc.body);
+  }
+}
