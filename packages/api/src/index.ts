@@ -1,1 +1,13 @@
-export {};
+export * from './schema/fields';
+export * from './schema/kind';
+export * from './meta';
+export * from './kinds';
+export * from './restmapping';
+export * from './table';
+export * from './openapi';
+export * from './protobuf';
+export * from './util';
+export * as fieldErrors from './validation/field-error';
+export type { FieldError, FieldErrorType } from './validation/field-error';
+export { compileKind, parseStrictJSON, invalidStatus, type CompiledKind, type StrictJSONResult } from './validation';
+export { compileDefaults } from './defaulting';

@@ -1,6 +1,6 @@
 import protobuf from 'protobufjs';
 import type { TSchema } from '@sinclair/typebox';
-import { OrchKeyword, type SpecialType } from '../schema/fields';
+import { OrchKeyword, type ProtoEmbedding, type SpecialType } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
 import { ListMetaSchema } from '../meta/object-meta';
 import { messageNameOf, wellKnownMessages } from './proto-names';
@@ -14,7 +14,9 @@ type Codec = {
 interface MessageCodec {
   type: protobuf.Type;
   /** `collection` marks repeated and map fields: empty ones are absent, as in Kubernetes' JSON. */
-  fields: { json: string; proto: string; codec: Codec; collection?: boolean }[];
+  fields: FieldCodec[];
+  /** Groups of JSON fields that travel inside an embedded message field. */
+  embedded: { proto: string; fields: FieldCodec[] }[];
 }
 
 const identity: Codec = { toProto: (v) => v, fromProto: (v) => v };
@@ -94,6 +96,13 @@ const specialTypes: Record<SpecialType, string> = {
   fieldsV1: `.${wellKnownMessages.fieldsV1}`,
 };
 
+interface FieldCodec {
+  json: string;
+  proto: string;
+  codec: Codec;
+  collection?: boolean;
+}
+
 /** Error raised at build time when a declaration cannot be expressed in protobuf. */
 export class ProtoDeclarationError extends Error {}
 
@@ -153,10 +162,13 @@ export class ProtoRegistry {
 
   private toProtoObject(codec: MessageCodec, json: unknown): Record<string, unknown> {
     const src = json as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const f of codec.fields) {
-      const v = src[f.json];
-      if (v !== undefined && v !== null) out[f.proto] = f.codec.toProto(v);
+    const out = toProtoFields(codec.fields, src);
+    for (const group of codec.embedded) {
+      const inner = toProtoFields(group.fields, src);
+      for (const _ in inner) {
+        out[group.proto] = inner;
+        break;
+      }
     }
     return out;
   }
@@ -164,11 +176,11 @@ export class ProtoRegistry {
   private fromProtoObject(codec: MessageCodec, message: unknown): unknown {
     const src = message as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const f of codec.fields) {
-      if (!Object.prototype.hasOwnProperty.call(src, f.proto)) continue;
-      const v = src[f.proto];
-      if (f.collection && isEmpty(v)) continue;
-      out[f.json] = f.codec.fromProto(v);
+    fromProtoFields(codec.fields, src, out);
+    for (const group of codec.embedded) {
+      if (Object.prototype.hasOwnProperty.call(src, group.proto)) {
+        fromProtoFields(group.fields, src[group.proto] as Record<string, unknown>, out);
+      }
     }
     return out;
   }
@@ -219,6 +231,7 @@ export class ProtoRegistry {
     const itemCodec = this.structCodec(itemName);
     this.codecs.set(listName, {
       type,
+      embedded: [],
       fields: [
         { json: 'metadata', proto: 'metadata', codec: metaCodec },
         { json: 'items', proto: 'items', codec: listCodec(itemCodec) },
@@ -235,12 +248,20 @@ export class ProtoRegistry {
     if (this.codecs.has(fullName)) return fullName;
     const i = fullName.lastIndexOf('.');
     const type = new protobuf.Type(fullName.slice(i + 1));
-    const codec: MessageCodec = { type, fields: [] };
+    const codec: MessageCodec = { type, fields: [], embedded: [] };
     this.codecs.set(fullName, codec); // before the fields: structs may refer to themselves
     this.root.define(fullName.slice(0, i)).add(type);
     const props = (n.properties ?? {}) as Record<string, TSchema>;
     const used = new Map<number, string>();
+    const groups = new Map<string, { embedding: ProtoEmbedding; members: [string, TSchema][] }>();
     for (const [key, child] of Object.entries(props)) {
+      const embedding = (child as Record<string, unknown>)[OrchKeyword.protoEmbedded] as ProtoEmbedding | undefined;
+      if (embedding) {
+        const group = groups.get(embedding.field) ?? { embedding, members: [] };
+        group.members.push([key, child]);
+        groups.set(embedding.field, group);
+        continue;
+      }
       const id = (child as Record<string, unknown>)[OrchKeyword.proto] as number | undefined;
       if (id === undefined) {
         if (key === 'apiVersion' || key === 'kind') continue; // carried by the envelope's TypeMeta
@@ -254,7 +275,38 @@ export class ProtoRegistry {
       type.add(field);
       codec.fields.push({ json: key, proto: field.name, codec: fieldCodec, collection: field.repeated || field.map });
     }
+    for (const { embedding, members } of groups.values()) {
+      if (used.has(embedding.proto)) {
+        throw new ProtoDeclarationError(`${defName}: ${embedding.field} and ${used.get(embedding.proto)} share number ${embedding.proto}`);
+      }
+      used.set(embedding.proto, embedding.field);
+      codec.embedded.push({ proto: embedding.field, fields: this.defineEmbedded(embedding, members, defName) });
+      type.add(new protobuf.Field(embedding.field, embedding.proto, `.${embedding.message}`, 'optional'));
+    }
     return fullName;
+  }
+
+  /**
+   * The message of a Go struct inlined into its parent: defined from the first parent that embeds it
+   * (unless declared as a struct of its own); each parent converts its own fields through it.
+   */
+  private defineEmbedded(embedding: ProtoEmbedding, members: [string, TSchema][], owner: string): FieldCodec[] {
+    const fields: FieldCodec[] = [];
+    const exists = this.codecs.has(embedding.message);
+    const i = embedding.message.lastIndexOf('.');
+    const type = exists ? undefined : new protobuf.Type(embedding.message.slice(i + 1));
+    for (const [key, child] of members) {
+      const id = (child as Record<string, unknown>)[OrchKeyword.proto] as number | undefined;
+      if (id === undefined) throw new ProtoDeclarationError(`${owner}.${key} has no protobuf field number`);
+      const { field, codec } = this.fieldOf(key, id, child, embedding.message);
+      type?.add(field);
+      fields.push({ json: key, proto: field.name, codec, collection: field.repeated || field.map });
+    }
+    if (type) {
+      this.root.define(embedding.message.slice(0, i)).add(type);
+      this.codecs.set(embedding.message, { type, fields, embedded: [] });
+    }
+    return fields;
   }
 
   private structCodec(fullName: string): Codec {
@@ -299,7 +351,7 @@ export class ProtoRegistry {
       const type = new protobuf.Type(fullName.slice(i + 1));
       type.add(new protobuf.Field('items', 1, item.type, 'repeated'));
       this.root.define(fullName.slice(0, i)).add(type);
-      this.codecs.set(fullName, { type, fields: [{ json: 'items', proto: 'items', codec: listCodec(item.codec) }] });
+      this.codecs.set(fullName, { type, fields: [{ json: 'items', proto: 'items', codec: listCodec(item.codec) }], embedded: [] });
     }
     return {
       type: `.${fullName}`,
@@ -334,6 +386,24 @@ export class ProtoRegistry {
         if (n.enum) return { type: 'string', codec: identity };
         throw new ProtoDeclarationError(`${where}: no protobuf representation for ${JSON.stringify(n)}`);
     }
+  }
+}
+
+function toProtoFields(fields: readonly FieldCodec[], src: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = src[f.json];
+    if (v !== undefined && v !== null) out[f.proto] = f.codec.toProto(v);
+  }
+  return out;
+}
+
+function fromProtoFields(fields: readonly FieldCodec[], src: Record<string, unknown>, out: Record<string, unknown>): void {
+  for (const f of fields) {
+    if (!Object.prototype.hasOwnProperty.call(src, f.proto)) continue;
+    const v = src[f.proto];
+    if (f.collection && isEmpty(v)) continue;
+    out[f.json] = f.codec.fromProto(v);
   }
 }
 

@@ -50,6 +50,11 @@ export const OrchKeyword = {
   protoWrapper: 'x-orch-proto-wrapper',
   /** Validation of a string value as a percent or integer (IntOrString fields). */
   nonNegative: 'x-orch-non-negative',
+  /**
+   * A field flat in JSON that protobuf carries inside an embedded message (a Go struct inlined into
+   * its parent: `Probe.Handler`, `Volume.VolumeSource`, ...); see {@link inlined}.
+   */
+  protoEmbedded: 'x-orch-proto-embedded',
 } as const;
 
 /** String formats validated with Kubernetes' rules and messages. */
@@ -366,3 +371,24 @@ export function field<T extends TSchema>(schema: T, options: FieldOptions & Stru
   return annotate(node, options);
 }
 
+
+/** Where an embedded message sits in its parent: the Go field name, its number and message name. */
+export interface ProtoEmbedding {
+  field: string;
+  proto: number;
+  message: string;
+}
+
+/**
+ * Marks every field of `props` as travelling inside the embedded message `embedding` on the wire;
+ * each field's own `proto` is its number inside that message.
+ */
+export function inlined<P extends Record<string, TSchema>>(embedding: ProtoEmbedding, props: P): P {
+  const out: Record<string, TSchema> = {};
+  for (const [key, node] of Object.entries(props)) {
+    const copy = field(node);
+    (copy as Record<string, unknown>)[OrchKeyword.protoEmbedded] = { ...embedding };
+    out[key] = copy;
+  }
+  return out as P;
+}

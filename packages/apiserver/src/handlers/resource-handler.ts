@@ -18,6 +18,8 @@ import type { RequestInfo } from '../request/request-info';
 import { applyJSONPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
 import { parseDeleteOptions, parseDryRun, parseFieldManager, parseFieldValidation } from './write-options';
 import { WatchStream } from './watch-stream';
+import type { UserInfo } from '../authn/authenticator';
+import type { CustomRequest, VirtualHandler } from '../registry/custom-handlers';
 import { warningHeader } from './warning-header';
 
 /** What the resource handler needs from the server. */
@@ -25,6 +27,8 @@ export interface ResourceContext {
   mapper: RESTMapper;
   codec: ProtobufCodec;
   storeFor(mapping: RESTMapping): GenericStore;
+  /** The handler of a virtual kind (reviews), by `<group>/<plural>`. */
+  virtualHandler(group: string, resource: string): VirtualHandler | undefined;
 }
 
 /** A request with its body already read (bounded). */
@@ -33,6 +37,7 @@ export interface ApiRequest {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: Buffer;
+  user?: UserInfo;
 }
 
 /** Answers one resource request, or throws a StatusError. */
@@ -46,10 +51,14 @@ export class ResourceHandler {
     const decl = mapping.declaration;
     if (!decl.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
     if (decl.namespaced && !info.namespace && info.name) throw notFoundPath();
-    const store = this.ctx.storeFor(mapping);
     const apiVersion = mapping.gvk.group ? `${mapping.gvk.group}/${mapping.gvk.version}` : mapping.gvk.version;
     const pretty = req.query.get('pretty') === 'true';
     const warnings: string[] = [];
+    if (decl.virtual) {
+      await this.virtual(req, res, decl, apiVersion, warnings, pretty);
+      return;
+    }
+    const store = this.ctx.storeFor(mapping);
     const deprecation = decl.deprecatedVersions?.[info.apiVersion];
     if (deprecation) warnings.push(deprecation);
     if (info.deprecatedWatchPath) warnings.push('watch paths are deprecated: use the list endpoint with watch=true');
@@ -58,7 +67,7 @@ export class ResourceHandler {
       await this.subresource(req, res, mapping, store, apiVersion, warnings, pretty);
       return;
     }
-    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun });
+    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun, user: req.user });
     switch (info.verb) {
       case 'get': {
         if (req.query.get('export') !== null || req.query.get('exact') !== null) {
@@ -191,7 +200,13 @@ export class ResourceHandler {
   ): Promise<void> {
     const { info } = req;
     const decl = mapping.declaration;
-    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun });
+    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun, user: req.user });
+    const custom = store.strategy.subresources[info.subresource];
+    if (custom) {
+      const { code, object } = await custom(store, this.customRequest(req, scope, warnings));
+      this.sendObject(req, res, code, object, decl, warnings, pretty);
+      return;
+    }
     if (info.subresource === 'status' && decl.subresources?.status) {
       if (info.verb === 'get') {
         this.sendObject(req, res, 200, await store.get(scope(), info.name), decl, warnings, pretty);
@@ -294,6 +309,41 @@ export class ResourceHandler {
       options,
     );
     send(200, toScale(object));
+  }
+
+  private customRequest(req: ApiRequest, scope: (dryRun?: boolean) => RequestScope, warnings: string[]): CustomRequest {
+    const optionsKind = req.info.verb === 'create' ? 'CreateOptions' : req.info.verb === 'delete' ? 'DeleteOptions' : 'UpdateOptions';
+    const dryRun = parseDryRun(req.query, optionsKind);
+    const options = this.writeOptions(req, warnings);
+    const body = req.body.length ? this.decodeObject(req, options) : undefined;
+    return {
+      verb: req.info.verb,
+      scope: scope(dryRun),
+      name: req.info.name,
+      subresource: req.info.subresource,
+      body,
+      query: req.query,
+      user: req.user,
+      options,
+    };
+  }
+
+  private async virtual(
+    req: ApiRequest,
+    res: ServerResponse,
+    decl: KindDeclaration<any>,
+    apiVersion: string,
+    warnings: string[],
+    pretty: boolean,
+  ): Promise<void> {
+    const handler = this.ctx.virtualHandler(decl.group, decl.plural);
+    if (!handler) throw notFoundPath();
+    if (req.info.verb !== 'create' || req.info.name) {
+      throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    const scope = (dryRun = false): RequestScope => ({ namespace: req.info.namespace, apiVersion, dryRun, user: req.user });
+    const { code, object } = await handler(decl, this.customRequest(req, scope, warnings));
+    this.sendObject(req, res, code, object, decl, warnings, pretty);
   }
 
   private async watch(

@@ -1,5 +1,5 @@
 import {
-  fieldErrors,
+  invalidStatus,
   apiVersionOf,
   generateName,
   type DeleteOptions,
@@ -16,6 +16,8 @@ import { collectionPrefix, objectKey, resourcePrefix } from './keys';
 import type { ListOptions } from './list-options';
 import { clone, jsonEqual, nowTime, type ApiObject } from './object';
 import type { PropagationPolicy, Strategy } from './strategy';
+import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
+import type { UserInfo } from '../authn/authenticator';
 
 /** Who is asking and where: the parts of a request every store operation needs. */
 export interface RequestScope {
@@ -23,6 +25,8 @@ export interface RequestScope {
   /** The apiVersion answers are written in (the version of the request path). */
   apiVersion: string;
   dryRun: boolean;
+  /** The authenticated user, for admission. */
+  user?: UserInfo;
 }
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -63,6 +67,7 @@ export class GenericStore {
   constructor(
     readonly storage: Storage,
     readonly strategy: Strategy,
+    readonly admission: AdmissionChain = new AdmissionChain(),
   ) {
     this.declaration = strategy.declaration;
     this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
@@ -88,22 +93,36 @@ export class GenericStore {
     return Buffer.from(JSON.stringify(stored));
   }
 
+  private attributes(
+    operation: Operation,
+    scope: RequestScope,
+    object: ApiObject | undefined,
+    oldObject: ApiObject | undefined,
+    subresource: string,
+  ): AdmissionAttributes {
+    const meta = (object ?? oldObject)!.metadata;
+    return {
+      operation,
+      declaration: this.declaration,
+      resource: this.declaration.plural,
+      subresource,
+      namespace: this.declaration.namespaced ? (meta.namespace ?? scope.namespace) : '',
+      name: meta.name ?? '',
+      object,
+      oldObject,
+      user: scope.user,
+      dryRun: scope.dryRun,
+    };
+  }
+
   private invalid(name: string, errors: FieldError[]): StatusError {
-    const kindText = this.declaration.group ? `${this.declaration.kind}.${this.declaration.group}` : this.declaration.kind;
-    return statusErrors.invalid(
-      this.declaration.kind,
-      this.declaration.group,
-      name,
-      `${kindText} "${name}" is invalid: ${fieldErrors.aggregateMessage(errors)}`,
-      errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
-    );
+    return new StatusError(invalidStatus(this.declaration.kind, this.declaration.group, name, errors));
   }
 
   /** Unknown fields: rejected, warned about or dropped, as the request's fieldValidation says. */
   private checkUnknown(obj: ApiObject, options: WriteOptions): void {
-    const unknown = this.strategy.compiled.prune(obj);
-    if (!unknown.length) return;
-    const messages = unknown.map((f) => `unknown field "${f}"`);
+    const messages = this.strategy.compiled.prune(obj).unknown;
+    if (!messages.length) return;
     if (options.fieldValidation === 'Strict') {
       throw statusErrors.badRequest(`strict decoding error: ${messages.join(', ')}`);
     }
@@ -152,10 +171,13 @@ export class GenericStore {
     const m = obj.metadata;
     if (!m.name && m.generateName) m.name = generateName(m.generateName);
     const now = new Date();
-    this.strategy.prepareForCreate(obj, now);
     this.strategy.compiled.default(obj);
+    const attributes = this.attributes('CREATE', scope, obj, undefined, '');
+    await this.admission.admit(attributes);
+    this.strategy.prepareForCreate(obj, now);
     const errors = this.strategy.validate(obj);
     if (errors.length) throw this.invalid(m.name ?? '', errors);
+    await this.admission.validate(attributes);
     const key = this.key(m.namespace ?? '', m.name!);
     if (scope.dryRun) {
       if (await this.storage.get(key)) throw statusErrors.alreadyExists(this.qualified, m.name!);
@@ -379,14 +401,17 @@ export class GenericStore {
       if (!precondition && !this.strategy.allowUnconditionalUpdate) {
         throw this.invalid(name, [{ type: 'FieldValueRequired', field: 'metadata.resourceVersion', detail: 'must be specified for an update' }]);
       }
-      if (subresource === 'status') this.strategy.prepareForStatusUpdate(obj, current);
-      else this.strategy.prepareForUpdate(obj, current);
       this.strategy.compiled.default(obj);
+      const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
+      await this.admission.admit(attributes);
+      if (subresource === 'status') this.strategy.prepareForStatusUpdate(obj, current);
+      else this.strategy.prepareForUpdate(obj, current, subresource);
       const errors = this.strategy.validateUpdate(obj, current);
       if (errors.length) throw this.invalid(name, errors);
+      await this.admission.validate(attributes);
       obj.metadata.resourceVersion = current.metadata.resourceVersion;
       if (jsonEqual(obj, current)) return { object: current, created: false };
-      if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers ?? []).length) {
+      if (this.strategy.finished(obj)) {
         // the last finalizer is gone from an object being deleted: the delete completes now
         if (scope.dryRun) return { object: obj, created: false };
         try {
@@ -439,6 +464,7 @@ export class GenericStore {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
         );
       }
+      await this.admission.validate(this.attributes('DELETE', scope, undefined, obj, ''));
       const now = new Date();
       const updated = clone(obj);
       const policy = propagationOf(options, this.strategy.defaultPropagation);
@@ -522,11 +548,6 @@ function propagationOf(options: DeleteOptions, fallback: PropagationPolicy): Pro
   if (options.orphanDependents === true) return 'Orphan';
   if (options.orphanDependents === false) return 'Background';
   return fallback === 'Background' ? undefined : fallback;
-}
-
-function fieldErrorBody(e: FieldError): string {
-  const full = fieldErrors.aggregateMessage([e]);
-  return full.startsWith(`${e.field}: `) ? full.slice(e.field.length + 2) : full;
 }
 
 function storageFailure(e: unknown): StatusError {

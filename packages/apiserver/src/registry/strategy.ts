@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { FieldError, KindDeclaration } from '@orch/api';
-import { compileKind, type CompiledKind } from './compiled-kind';
+import { compileKind, type CompiledKind, type FieldError, type KindDeclaration } from '@orch/api';
 import { jsonEqual, nowTime, type ApiObject } from './object';
+import type { SubresourceHandler } from './custom-handlers';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
@@ -21,6 +21,8 @@ export class Strategy {
   returnDeletedObject = false;
   /** Propagation when a delete request names none. */
   defaultPropagation: PropagationPolicy = 'Background';
+  /** The kind's own subresources (binding, eviction, finalize, token, ...) by name. */
+  readonly subresources: Record<string, SubresourceHandler> = {};
 
   constructor(readonly declaration: KindDeclaration<any>) {
     this.compiled = compileKind(declaration);
@@ -46,9 +48,14 @@ export class Strategy {
     if (this.hasStatus) delete obj.status;
   }
 
-  /** Carries the server-owned parts of the stored object into an update of the main resource. */
-  prepareForUpdate(obj: ApiObject, old: ApiObject): void {
+  /**
+   * Carries the server-owned parts of the stored object into an update: through the main resource
+   * status is kept; through a kind's own subresource (binding, finalize, ...) the handler built the
+   * whole object and only system metadata is kept.
+   */
+  prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {
     this.keepSystemMetadata(obj, old);
+    if (subresource) return;
     if (this.hasStatus) {
       if (old.status === undefined) delete obj.status;
       else obj.status = old.status;
@@ -95,7 +102,7 @@ export class Strategy {
   }
 
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
-    return [...this.compiled.validate(obj), ...this.compiled.validateUpdate(obj, old)];
+    return this.compiled.validateUpdate(obj, old);
   }
 
   /**
@@ -104,6 +111,16 @@ export class Strategy {
    */
   gracePeriod(_obj: ApiObject, _requested: number | undefined): number | undefined {
     return undefined;
+  }
+
+  /** True when an object being deleted has nothing left holding it and goes now (after an update). */
+  finished(obj: ApiObject): boolean {
+    return Boolean(obj.metadata.deletionTimestamp) && !(obj.metadata.finalizers ?? []).length && !this.graceful(obj);
+  }
+
+  /** True while an object marked for deletion still waits for its grace period's owner (pods). */
+  protected graceful(obj: ApiObject): boolean {
+    return (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
   }
 
   /** Called when a delete finds the object; returns true when the kind keeps it (as a namespace becomes Terminating). */

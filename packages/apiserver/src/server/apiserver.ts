@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
   allKinds,
+  apiVersionOf,
   buildOpenAPIv2,
   buildOpenAPIv3,
   openAPIv3PathOf,
@@ -22,6 +23,15 @@ import { parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
+import { APIServerMetrics } from './apiserver-metrics';
+import { InstrumentedStorage } from './instrumented-storage';
+import type { VirtualHandler } from '../registry/custom-handlers';
+import { AdmissionChain } from '../admission/admission';
+import type { ObjectLookup } from '../admission/object-lookup';
+import { admissionPlugins, defaultAdmissionPlugins } from '../admission/plugins';
+import { collectionPrefix, objectKey } from '../registry/keys';
+import { anonymousUser, type Authenticator, type UserInfo } from '../authn/authenticator';
+import { AlwaysAllowAuthorizer, forbiddenMessage, type Authorizer } from '../authz/authorizer';
 
 export interface VersionInfo {
   major: string;
@@ -41,6 +51,15 @@ export interface APIServerConfig {
   bindAddress: string;
   securePort: number;
   tls: { cert: string | Buffer; key: string | Buffer };
+  /** CA bundle that client certificates are verified against (`--client-ca-file`); asks clients for certificates when set. */
+  clientCA?: string | Buffer;
+  /** Admission plugins by name (`--enable-admission-plugins`); Kubernetes' default set when omitted. */
+  admissionPlugins?: readonly string[];
+  /** Who a request comes from; requests no authenticator recognizes are anonymous or refused. */
+  authenticator?: Authenticator;
+  /** `--anonymous-auth`. */
+  anonymousAuth?: boolean;
+  authorizer?: Authorizer;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   requestTimeoutMs: number;
@@ -67,12 +86,43 @@ export class APIServer {
   private openapiV2?: Buffer;
   private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
   private ready = false;
+  readonly metrics = new APIServerMetrics();
+  /** The storage every store uses (the configured backend, instrumented). */
+  readonly storage: Storage;
+  /** The admission plugins every store runs. */
+  readonly admission: AdmissionChain;
+  /** Handlers of virtual kinds (reviews) by `<group>/<plural>`. */
+  readonly virtualHandlers = new Map<string, VirtualHandler>();
 
   constructor(readonly config: APIServerConfig) {
     const declarations = config.declarations ?? allKinds;
+    const lookup: ObjectLookup = {
+      get: async (group, resource, namespace, name) => {
+        const m = this.mapper.all().find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        if (!m) return undefined;
+        const store = this.storeFor(m);
+        const kv = await this.storage.get(objectKey(group, resource, m.namespaced ? namespace : '', name));
+        return kv ? store.decode(kv, apiVersionOf(group, m.gvk.version)) : undefined;
+      },
+      list: async (group, resource, namespace) => {
+        const m = this.mapper.all().find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        if (!m) return [];
+        const store = this.storeFor(m);
+        const page = await this.storage.list(collectionPrefix(group, resource, m.namespaced ? namespace : ''));
+        return page.items.map((kv) => store.decode(kv, apiVersionOf(group, m.gvk.version)));
+      },
+    };
+    const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
+    this.admission = new AdmissionChain(plugins.map((n) => admissionPlugins[n]!(lookup)));
+    this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency);
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);
-    this.resources = new ResourceHandler({ mapper: this.mapper, codec: this.codec, storeFor: (m) => this.storeFor(m) });
+    this.resources = new ResourceHandler({
+      mapper: this.mapper,
+      codec: this.codec,
+      storeFor: (m) => this.storeFor(m),
+      virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
+    });
     this.discovery = new Discovery(this.mapper, () => this.address());
     this.inflight = new InflightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
     this.app.disable('x-powered-by');
@@ -85,7 +135,7 @@ export class APIServer {
     const key = `${mapping.gvr.group}/${mapping.gvr.resource}`;
     let store = this.stores.get(key);
     if (!store) {
-      store = new GenericStore(this.config.storage, strategyFor(mapping.declaration));
+      store = new GenericStore(this.storage, strategyFor(mapping.declaration), this.admission);
       this.stores.set(key, store);
     }
     return store;
@@ -102,7 +152,14 @@ export class APIServer {
   }
 
   async start(): Promise<void> {
-    this.server = https.createServer({ cert: this.config.tls.cert, key: this.config.tls.key }, this.app);
+    this.server = https.createServer(
+      {
+        cert: this.config.tls.cert,
+        key: this.config.tls.key,
+        ...(this.config.clientCA ? { ca: this.config.clientCA, requestCert: true, rejectUnauthorized: false } : {}),
+      },
+      this.app,
+    );
     this.server.keepAliveTimeout = 120_000;
     this.server.headersTimeout = 125_000;
     this.server.requestTimeout = 0;
@@ -146,14 +203,17 @@ export class APIServer {
     const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
     let release: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
+    if (info.isResourceRequest) this.observe(info, res);
     try {
+      const user = await this.authenticate(req);
+      await this.authorize(user, info);
       if (info.isResourceRequest && info.verb !== 'watch') release = this.inflight.acquire(mutatingVerbs.has(info.verb));
       if (!info.isResourceRequest) {
         this.nonResource(req, res, info, url);
         return;
       }
       const body = await readBody(req);
-      const work = this.resources.handle({ info, query: url.searchParams, headers: req.headers, body }, res);
+      const work = this.resources.handle({ info, query: url.searchParams, headers: req.headers, body, user }, res);
       if (info.verb === 'watch') {
         await work;
       } else {
@@ -171,6 +231,58 @@ export class APIServer {
       if (timer) clearTimeout(timer);
       release?.();
     }
+  }
+
+  /** Counts the request and its latency when the response is done (watches when they end). */
+  private observe(info: RequestInfo, res: ServerResponse): void {
+    const labels = {
+      verb: info.verb.toUpperCase(),
+      group: info.apiGroup,
+      version: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.name ? 'resource' : info.namespace ? 'namespace' : 'cluster',
+    };
+    const end = info.verb === 'watch' ? undefined : this.metrics.latency.startTimer(labels);
+    const kind = mutatingVerbs.has(info.verb) ? 'mutating' : 'readOnly';
+    if (info.verb === 'watch') this.metrics.watchers.inc({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
+    else this.metrics.inflight.inc({ request_kind: kind });
+    res.once('close', () => {
+      this.metrics.requests.inc({ ...labels, code: String(res.statusCode) });
+      if (info.verb === 'watch') this.metrics.watchers.dec({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
+      else this.metrics.inflight.dec({ request_kind: kind });
+      end?.();
+    });
+  }
+
+  private async authenticate(req: IncomingMessage): Promise<UserInfo> {
+    const user = this.config.authenticator ? await this.config.authenticator.authenticate(req) : undefined;
+    if (user) return user;
+    if (this.config.anonymousAuth === false && this.config.authenticator) throw statusErrors.unauthorized();
+    return anonymousUser;
+  }
+
+  private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
+    const authorizer = this.config.authorizer ?? new AlwaysAllowAuthorizer();
+    const attributes = {
+      user,
+      verb: info.isResourceRequest ? info.verb : (info.verb === 'head' ? 'get' : info.verb),
+      isResourceRequest: info.isResourceRequest,
+      path: info.path,
+      namespace: info.namespace,
+      apiGroup: info.apiGroup,
+      apiVersion: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      name: info.name,
+    };
+    const result = await authorizer.authorize(attributes);
+    if (result.decision === 'Allow') return;
+    throw statusErrors.forbidden(forbiddenMessage(attributes, result.reason), {
+      name: info.name,
+      group: info.apiGroup,
+      kind: info.resource,
+    });
   }
 
   private sendStatus(res: ServerResponse, e: StatusError): void {
@@ -209,6 +321,13 @@ export class APIServer {
       const list = this.discovery.resources(info.apiGroup, info.apiVersion);
       if (list) return this.sendJSON(res, list);
       throw notFoundPath();
+    }
+    if (path === '/metrics') {
+      void this.metrics.registry.metrics().then((text) => {
+        res.writeHead(200, { 'Content-Type': this.metrics.registry.contentType });
+        res.end(text);
+      });
+      return;
     }
     if (path === '/openapi/v2') return this.openAPIv2(req, res);
     if (path === '/openapi/v3') return this.openAPIv3Index(res);

@@ -1,10 +1,22 @@
 import type { KindDeclaration } from '@orch/api';
 import { Strategy } from '../strategy';
+import { CreateOnUpdateStrategy } from './create-on-update-strategy';
+import { JobStrategy } from './job-strategy';
+import { NamespaceStrategy } from './namespace-strategy';
+import { PodStrategy } from './pod-strategy';
 
 type StrategyFactory = (decl: KindDeclaration<any>) => Strategy;
 
 /** Kinds whose behaviour goes beyond the generic strategy, by `<group>/<plural>`. */
-const strategies: Record<string, StrategyFactory> = {};
+const strategies: Record<string, StrategyFactory> = {
+  '/pods': (d) => new PodStrategy(d),
+  '/namespaces': (d) => new NamespaceStrategy(d),
+  'batch/jobs': (d) => new JobStrategy(d),
+  '/endpoints': (d) => new CreateOnUpdateStrategy(d),
+  '/events': (d) => new CreateOnUpdateStrategy(d),
+  'events.k8s.io/events': (d) => new CreateOnUpdateStrategy(d),
+  'coordination.k8s.io/leases': (d) => new CreateOnUpdateStrategy(d),
+};
 
 /** The strategy of a kind: its own where it has one, the generic one otherwise. */
 export function strategyFor(decl: KindDeclaration<any>): Strategy {

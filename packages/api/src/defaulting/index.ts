@@ -1,0 +1,1 @@
+export { compileDefaults, type Defaulter } from './compile-defaults';

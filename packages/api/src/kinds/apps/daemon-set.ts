@@ -1,0 +1,244 @@
+import type { Static } from '@sinclair/typebox';
+import {
+  field,
+  int32,
+  int64,
+  intOrString,
+  list,
+  required,
+  str,
+  struct,
+  type StructSchema,
+} from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import {
+  child,
+  invalid,
+  notSupported,
+  required as requiredError,
+  type FieldError,
+} from '../../validation/field-error';
+import { ageColumn, nameColumn } from '../columns';
+import { formatLabels } from '../core/pod-columns';
+import { PodTemplateSpecSchema } from '../core/pod-spec';
+import {
+  intOrPercentValue,
+  validateNonnegative,
+  validateNotMoreThan100Percent,
+  validatePositiveIntOrPercent,
+} from './int-or-percent';
+import { formatLabelSelector } from './label-selector';
+import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
+import { workloadCondition } from './workload-condition';
+import { containerColumns, selectorColumn } from './workload-columns';
+
+export const DaemonSetUpdateStrategyTypes = ['RollingUpdate', 'OnDelete'] as const;
+
+const rollingUpdateDaemonSetFields = {
+  maxUnavailable: intOrString({
+    proto: 1,
+    description:
+      'Daemon pods that may be unavailable during the update, as a count or a percentage; not 0. 1 by default.',
+  }),
+};
+type RollingUpdateDaemonSetValue = Static<StructSchema<typeof rollingUpdateDaemonSetFields>>;
+
+export const RollingUpdateDaemonSetSchema = struct(
+  'io.k8s.api.apps.v1.RollingUpdateDaemonSet',
+  rollingUpdateDaemonSetFields,
+  {
+    validate: (ru, path) => validateRollingUpdateDaemonSet(ru, path),
+  },
+);
+
+/** Kubernetes' ValidateRollingUpdateDaemonSet. */
+function validateRollingUpdateDaemonSet(ru: RollingUpdateDaemonSetValue, path: string): FieldError[] {
+  const maxUnavailable = ru.maxUnavailable ?? 0;
+  const at = child(path, 'maxUnavailable');
+  const errors = validatePositiveIntOrPercent(maxUnavailable, at);
+  if (intOrPercentValue(maxUnavailable) === 0) errors.push(invalid(at, maxUnavailable, 'cannot be 0'));
+  errors.push(...validateNotMoreThan100Percent(maxUnavailable, at));
+  return errors;
+}
+
+const daemonSetUpdateStrategyFields = {
+  type: str({
+    proto: 1,
+    default: 'RollingUpdate',
+    description: 'RollingUpdate or OnDelete. RollingUpdate by default.',
+  }),
+  rollingUpdate: field(RollingUpdateDaemonSetSchema, {
+    proto: 2,
+    description: 'Rolling update parameters; only with type RollingUpdate.',
+  }),
+};
+type DaemonSetUpdateStrategyValue = Static<StructSchema<typeof daemonSetUpdateStrategyFields>>;
+
+export const DaemonSetUpdateStrategySchema = struct(
+  'io.k8s.api.apps.v1.DaemonSetUpdateStrategy',
+  daemonSetUpdateStrategyFields,
+  {
+    defaults: (strategy) => {
+      if (strategy.type !== 'RollingUpdate') return;
+      strategy.rollingUpdate ??= {};
+      strategy.rollingUpdate.maxUnavailable ??= 1;
+    },
+    validate: (strategy, path) => validateDaemonSetUpdateStrategy(strategy, path),
+  },
+);
+
+/** Kubernetes' ValidateDaemonSetUpdateStrategy. */
+function validateDaemonSetUpdateStrategy(strategy: DaemonSetUpdateStrategyValue, path: string): FieldError[] {
+  switch (strategy.type) {
+    case 'OnDelete':
+      return [];
+    case 'RollingUpdate':
+      return strategy.rollingUpdate
+        ? validateRollingUpdateDaemonSet(strategy.rollingUpdate, child(path, 'rollingUpdate'))
+        : [requiredError(child(path, 'rollingUpdate'))];
+    default:
+      return [notSupported(path, strategy, DaemonSetUpdateStrategyTypes)];
+  }
+}
+
+const daemonSetSpecFields = {
+  selector: required(
+    field(LabelSelectorSchema, {
+      proto: 1,
+      immutable: true,
+      description: 'Pods managed by the daemon set; must match the template labels. Cannot be updated.',
+    }),
+  ),
+  template: required(
+    field(PodTemplateSpecSchema, {
+      proto: 2,
+      description:
+        "One pod runs on every node matching the template's node selector (every node without one).",
+    }),
+  ),
+  updateStrategy: field(DaemonSetUpdateStrategySchema, {
+    proto: 3,
+    default: {},
+    description: 'How existing daemon pods are replaced by new ones.',
+  }),
+  minReadySeconds: int32({
+    proto: 4,
+    description:
+      'Seconds a new pod must be ready without any container crashing to count as available. 0 by default.',
+  }),
+  revisionHistoryLimit: int32({
+    proto: 6,
+    default: 10,
+    description: 'Old histories kept for rollback; 10 by default.',
+  }),
+};
+type DaemonSetSpecValue = Static<StructSchema<typeof daemonSetSpecFields>>;
+
+export const DaemonSetSpecSchema = struct('io.k8s.api.apps.v1.DaemonSetSpec', daemonSetSpecFields, {
+  validate: (spec, path) => validateDaemonSetSpec(spec, path),
+});
+
+/** Kubernetes' ValidateDaemonSetSpec. */
+function validateDaemonSetSpec(spec: DaemonSetSpecValue, path: string): FieldError[] {
+  return [
+    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'DaemonSet'),
+    ...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'daemonset'),
+    ...validateNonnegative(spec.minReadySeconds, child(path, 'minReadySeconds')),
+    ...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')),
+  ];
+}
+
+export const DaemonSetConditionSchema = workloadCondition('io.k8s.api.apps.v1.DaemonSetCondition');
+
+export const DaemonSetStatusSchema = struct('io.k8s.api.apps.v1.DaemonSetStatus', {
+  currentNumberScheduled: required(
+    int32({ proto: 1, description: 'Nodes running at least one daemon pod and supposed to.' }),
+  ),
+  numberMisscheduled: required(
+    int32({ proto: 2, description: 'Nodes running the daemon pod but not supposed to.' }),
+  ),
+  desiredNumberScheduled: required(int32({ proto: 3, description: 'Nodes that should run the daemon pod.' })),
+  numberReady: required(int32({ proto: 4, description: 'Nodes whose daemon pod is ready.' })),
+  observedGeneration: int64({
+    proto: 5,
+    description: 'Generation most recently observed by the controller.',
+  }),
+  updatedNumberScheduled: int32({ proto: 6, description: 'Nodes running the updated daemon pod.' }),
+  numberAvailable: int32({ proto: 7, description: 'Nodes whose daemon pod is available.' }),
+  numberUnavailable: int32({
+    proto: 8,
+    description: 'Nodes that should run the daemon pod but have none available.',
+  }),
+  collisionCount: int32({ proto: 9, description: 'Hash collisions met when naming the newest revision.' }),
+  conditions: list(DaemonSetConditionSchema, {
+    proto: 10,
+    patchMergeKey: 'type',
+    patchStrategy: 'merge',
+    description: 'Latest observations of the daemon set state.',
+  }),
+});
+
+export const DaemonSetSchema = struct('io.k8s.api.apps.v1.DaemonSet', {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  spec: field(DaemonSetSpecSchema, { proto: 2, description: 'Desired behaviour of the daemon set.' }),
+  status: field(DaemonSetStatusSchema, { proto: 3, description: 'Most recently observed status; may lag.' }),
+});
+export type DaemonSet = Static<typeof DaemonSetSchema>;
+
+export const DaemonSetKind = defineKind({
+  group: 'apps',
+  versions: ['v1'],
+  kind: 'DaemonSet',
+  plural: 'daemonsets',
+  singular: 'daemonset',
+  shortNames: ['ds'],
+  categories: ['all'],
+  namespaced: true,
+  schema: DaemonSetSchema,
+  subresources: { status: true },
+  columns: [
+    nameColumn(),
+    {
+      name: 'Desired',
+      type: 'integer',
+      description: 'Nodes that should run the daemon pod.',
+      cell: (ds) => ds.status?.desiredNumberScheduled ?? 0,
+    },
+    {
+      name: 'Current',
+      type: 'integer',
+      description: 'Nodes running at least one daemon pod and supposed to.',
+      cell: (ds) => ds.status?.currentNumberScheduled ?? 0,
+    },
+    {
+      name: 'Ready',
+      type: 'integer',
+      description: 'Nodes whose daemon pod is ready.',
+      cell: (ds) => ds.status?.numberReady ?? 0,
+    },
+    {
+      name: 'Up-to-date',
+      type: 'integer',
+      description: 'Nodes running the updated daemon pod.',
+      cell: (ds) => ds.status?.updatedNumberScheduled ?? 0,
+    },
+    {
+      name: 'Available',
+      type: 'integer',
+      description: 'Nodes whose daemon pod is available.',
+      cell: (ds) => ds.status?.numberAvailable ?? 0,
+    },
+    {
+      name: 'Node Selector',
+      type: 'string',
+      description: "The template's node selector.",
+      cell: (ds) => formatLabels(ds.spec?.template.spec?.nodeSelector),
+    },
+    ageColumn(),
+    ...containerColumns<DaemonSet>((ds) => ds.spec?.template),
+    selectorColumn<DaemonSet>((ds) => formatLabelSelector(ds.spec?.selector)),
+  ],
+});

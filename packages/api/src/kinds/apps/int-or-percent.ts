@@ -1,0 +1,40 @@
+import type { IntOrString } from '../../schema/fields';
+import { isValidPercent } from '../../util/names';
+import { invalid, type FieldError } from '../../validation/field-error';
+
+/** Kubernetes' message for a negative count. */
+export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0';
+
+/** Kubernetes' ValidateNonnegativeField. */
+export function validateNonnegative(value: number | undefined, path: string): FieldError[] {
+  return value !== undefined && value < 0 ? [invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];
+}
+
+/** The number of a percent string ("25%" → 25), undefined for anything else. */
+export function percentValue(value: IntOrString): number | undefined {
+  if (typeof value !== 'string' || isValidPercent(value).length) return undefined;
+  return Number.parseInt(value.slice(0, -1), 10);
+}
+
+/** The number an IntOrString holds: the integer, the percentage, or 0 when a string is not a number. */
+export function intOrPercentValue(value: IntOrString): number {
+  if (typeof value === 'number') return value;
+  const percent = percentValue(value);
+  if (percent !== undefined) return percent;
+  const n = Number.parseInt(value, 10);
+  return Number.isNaN(n) ? 0 : n;
+}
+
+/** Kubernetes' ValidatePositiveIntOrPercent: a non-negative integer or a valid percent string. */
+export function validatePositiveIntOrPercent(value: IntOrString, path: string): FieldError[] {
+  if (typeof value === 'string') return isValidPercent(value).map((msg) => invalid(path, value, msg));
+  return validateNonnegative(value, path);
+}
+
+/** Kubernetes' IsNotMoreThan100Percent. */
+export function validateNotMoreThan100Percent(value: IntOrString, path: string): FieldError[] {
+  const percent = percentValue(value);
+  return percent !== undefined && percent > 100
+    ? [invalid(path, value, 'must not be greater than 100%')]
+    : [];
+}

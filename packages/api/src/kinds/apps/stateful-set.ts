@@ -1,0 +1,237 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Static } from '@sinclair/typebox';
+import { field, int32, int64, list, required, str, struct, type StructSchema } from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import {
+  child,
+  forbidden,
+  invalid,
+  required as requiredError,
+  type FieldError,
+} from '../../validation/field-error';
+import { ageColumn, nameColumn } from '../columns';
+import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim';
+import { PodTemplateSpecSchema } from '../core/pod-spec';
+import { validateNonnegative } from './int-or-percent';
+import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
+import { workloadCondition } from './workload-condition';
+import { containerColumns } from './workload-columns';
+
+export const PodManagementPolicies = ['OrderedReady', 'Parallel'] as const;
+
+export const RollingUpdateStatefulSetStrategySchema = struct(
+  'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy',
+  {
+    partition: int32({
+      proto: 1,
+      description: 'Pods with an ordinal at or above the partition are updated; 0 by default.',
+    }),
+  },
+);
+
+const statefulSetUpdateStrategyFields = {
+  type: str({ proto: 1, description: 'RollingUpdate or OnDelete. RollingUpdate by default.' }),
+  rollingUpdate: field(RollingUpdateStatefulSetStrategySchema, {
+    proto: 2,
+    description: 'Rolling update parameters; only with type RollingUpdate.',
+  }),
+};
+type StatefulSetUpdateStrategyValue = Static<StructSchema<typeof statefulSetUpdateStrategyFields>>;
+
+export const StatefulSetUpdateStrategySchema = struct(
+  'io.k8s.api.apps.v1.StatefulSetUpdateStrategy',
+  statefulSetUpdateStrategyFields,
+  { defaults: (strategy) => defaultStatefulSetUpdateStrategy(strategy) },
+);
+
+/** Kubernetes' SetDefaults_StatefulSet for the update strategy: a rolling update with partition 0. */
+function defaultStatefulSetUpdateStrategy(strategy: StatefulSetUpdateStrategyValue): void {
+  if (!strategy.type) {
+    strategy.type = 'RollingUpdate';
+    strategy.rollingUpdate = {};
+  }
+  if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) strategy.rollingUpdate.partition ??= 0;
+}
+
+const statefulSetSpecFields = {
+  replicas: int32({ proto: 1, default: 1, description: 'Desired number of pods; 1 by default.' }),
+  selector: required(
+    field(LabelSelectorSchema, {
+      proto: 2,
+      immutable: true,
+      description: 'Pods managed by the stateful set; must match the template labels. Cannot be updated.',
+    }),
+  ),
+  template: required(
+    field(PodTemplateSpecSchema, {
+      proto: 3,
+      description: 'Pods to create; each gets a unique, stable identity.',
+    }),
+  ),
+  volumeClaimTemplates: list(PersistentVolumeClaimSchema, {
+    proto: 4,
+    description: 'Claims created for each pod, mounted by volumes of the same name in the template.',
+  }),
+  serviceName: str({
+    proto: 5,
+    description: 'The headless service giving the pods their network identity.',
+  }),
+  podManagementPolicy: str({
+    proto: 6,
+    default: 'OrderedReady',
+    description: 'OrderedReady (one pod at a time, in order) or Parallel. OrderedReady by default.',
+  }),
+  updateStrategy: field(StatefulSetUpdateStrategySchema, {
+    proto: 7,
+    default: {},
+    description: 'How pods are replaced when the template changes.',
+  }),
+  revisionHistoryLimit: int32({
+    proto: 8,
+    default: 10,
+    description: 'Revisions kept in history; 10 by default.',
+  }),
+};
+type StatefulSetSpecValue = Static<StructSchema<typeof statefulSetSpecFields>>;
+
+export const StatefulSetSpecSchema = struct('io.k8s.api.apps.v1.StatefulSetSpec', statefulSetSpecFields, {
+  validate: (spec, path) => validateStatefulSetSpec(spec, path),
+});
+
+/** Kubernetes' ValidateStatefulSetSpec. */
+function validateStatefulSetSpec(spec: StatefulSetSpecValue, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const policy = spec.podManagementPolicy ?? '';
+  if (policy === '') errors.push(requiredError(child(path, 'podManagementPolicy')));
+  else if (!(PodManagementPolicies as readonly string[]).includes(policy)) {
+    errors.push(invalid(child(path, 'podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"));
+  }
+  const strategyPath = child(path, 'updateStrategy');
+  const strategy = spec.updateStrategy ?? {};
+  switch (strategy.type ?? '') {
+    case '':
+      errors.push(requiredError(strategyPath));
+      break;
+    case 'OnDelete':
+      if (strategy.rollingUpdate) {
+        errors.push(
+          invalid(
+            child(strategyPath, 'rollingUpdate'),
+            strategy.rollingUpdate,
+            "only allowed for updateStrategy 'RollingUpdate'",
+          ),
+        );
+      }
+      break;
+    case 'RollingUpdate':
+      errors.push(
+        ...validateNonnegative(
+          strategy.rollingUpdate?.partition,
+          child(child(strategyPath, 'rollingUpdate'), 'partition'),
+        ),
+      );
+      break;
+    default:
+      errors.push(invalid(strategyPath, strategy, "must be 'RollingUpdate' or 'OnDelete'"));
+  }
+  errors.push(...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')));
+  errors.push(...validateNonnegative(spec.replicas, child(path, 'replicas')));
+  errors.push(...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'statefulset'));
+  errors.push(
+    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'StatefulSet'),
+  );
+  return errors;
+}
+
+export const StatefulSetConditionSchema = workloadCondition('io.k8s.api.apps.v1.StatefulSetCondition');
+
+export const StatefulSetStatusSchema = struct('io.k8s.api.apps.v1.StatefulSetStatus', {
+  observedGeneration: int64({
+    proto: 1,
+    description: 'Generation most recently observed by the controller.',
+  }),
+  replicas: required(int32({ proto: 2, description: 'Pods created by the controller.' })),
+  readyReplicas: int32({ proto: 3, description: 'Pods with a Ready condition.' }),
+  currentReplicas: int32({ proto: 4, description: 'Pods created from the currentRevision.' }),
+  updatedReplicas: int32({ proto: 5, description: 'Pods created from the updateRevision.' }),
+  currentRevision: str({
+    proto: 6,
+    description: 'Revision used for pods with ordinals below currentReplicas.',
+  }),
+  updateRevision: str({
+    proto: 7,
+    description: 'Revision used for pods with ordinals from the partition up.',
+  }),
+  collisionCount: int32({ proto: 9, description: 'Hash collisions met when naming the newest revision.' }),
+  conditions: list(StatefulSetConditionSchema, {
+    proto: 10,
+    patchMergeKey: 'type',
+    patchStrategy: 'merge',
+    description: 'Latest observations of the stateful set state.',
+  }),
+});
+
+export const StatefulSetSchema = struct('io.k8s.api.apps.v1.StatefulSet', {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  spec: field(StatefulSetSpecSchema, { proto: 2, description: 'Desired behaviour of the stateful set.' }),
+  status: field(StatefulSetStatusSchema, {
+    proto: 3,
+    description: 'Most recently observed status; may lag.',
+  }),
+});
+export type StatefulSet = Static<typeof StatefulSetSchema>;
+
+/** Kubernetes' ValidateStatefulSetUpdate: only replicas, template and updateStrategy may change. */
+function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] {
+  const fixed = (s: StatefulSet) => {
+    const {
+      replicas: _r,
+      template: _t,
+      updateStrategy: _u,
+      ...rest
+    } = s.spec ?? ({} as NonNullable<StatefulSet['spec']>);
+    return rest;
+  };
+  if (isDeepStrictEqual(fixed(sts), fixed(old))) return [];
+  return [
+    forbidden(
+      'spec',
+      "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+    ),
+  ];
+}
+
+export const StatefulSetKind = defineKind({
+  group: 'apps',
+  versions: ['v1'],
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  singular: 'statefulset',
+  shortNames: ['sts'],
+  categories: ['all'],
+  namespaced: true,
+  schema: StatefulSetSchema,
+  subresources: {
+    status: true,
+    scale: {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.status.selector',
+    },
+  },
+  validateUpdate: validateStatefulSetUpdate,
+  columns: [
+    nameColumn(),
+    {
+      name: 'Ready',
+      type: 'string',
+      description: 'Number of the pods with ready state out of the desired ones.',
+      cell: (sts) => `${sts.status?.readyReplicas ?? 0}/${sts.spec?.replicas ?? 0}`,
+    },
+    ageColumn(),
+    ...containerColumns<StatefulSet>((sts) => sts.spec?.template),
+  ],
+});

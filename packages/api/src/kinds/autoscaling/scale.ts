@@ -1,0 +1,39 @@
+import type { Static } from '@sinclair/typebox';
+import { field, int32, str, struct } from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { objectMeta } from '../../meta/object-meta';
+import { child } from '../../validation/field-error';
+import { validateNonnegative } from '../apps/int-or-percent';
+
+export const ScaleSpecSchema = struct(
+  'io.k8s.api.autoscaling.v1.ScaleSpec',
+  { replicas: int32({ proto: 1, description: 'Desired number of instances of the scaled object.' }) },
+  { validate: (spec, path) => validateNonnegative(spec.replicas, child(path, 'replicas')) },
+);
+
+export const ScaleStatusSchema = struct('io.k8s.api.autoscaling.v1.ScaleStatus', {
+  replicas: int32({ proto: 1, description: 'Actual number of observed instances of the scaled object.' }),
+  selector: str({ proto: 2, description: 'Label selector of the pods counted in replicas, in string form.' }),
+});
+
+export const ScaleSchema = struct('io.k8s.api.autoscaling.v1.Scale', {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  spec: field(ScaleSpecSchema, { proto: 2, description: 'Desired state of the scaled object.' }),
+  status: field(ScaleStatusSchema, { proto: 3, description: 'Current state of the scaled object.' }),
+});
+export type Scale = Static<typeof ScaleSchema>;
+
+/** The body of every scale subresource; not a resource of its own. */
+export const ScaleKind = defineKind({
+  group: 'autoscaling',
+  versions: ['v1'],
+  kind: 'Scale',
+  plural: 'scales',
+  singular: 'scale',
+  namespaced: true,
+  schema: ScaleSchema,
+  verbs: [],
+  virtual: true,
+});

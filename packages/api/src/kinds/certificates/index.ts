@@ -1,0 +1,5 @@
+import { CertificateSigningRequestKind } from './certificate-signing-request';
+
+export * from './certificate-signing-request';
+
+export const certificatesKinds = [CertificateSigningRequestKind];

@@ -1,0 +1,5 @@
+import { LeaseKind } from './lease';
+
+export * from './lease';
+
+export const coordinationKinds = [LeaseKind];

@@ -1,0 +1,28 @@
+import type { Static } from '@sinclair/typebox';
+import { field, str, struct } from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { DeleteOptionsSchema, objectMeta } from '../../meta';
+
+export const EvictionSchema = struct('io.k8s.api.policy.v1beta1.Eviction', {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  deleteOptions: field(DeleteOptionsSchema, {
+    proto: 2,
+    description: 'Options for the deletion of the pod.',
+  }),
+});
+export type Eviction = Static<typeof EvictionSchema>;
+
+/** The body of the pods/eviction subresource; never stored nor served as a resource of its own. */
+export const EvictionKind = defineKind({
+  group: 'policy',
+  versions: ['v1beta1'],
+  kind: 'Eviction',
+  plural: 'evictions',
+  singular: 'eviction',
+  namespaced: true,
+  schema: EvictionSchema,
+  verbs: [],
+  virtual: true,
+});

@@ -1,0 +1,118 @@
+import type { Static } from '@sinclair/typebox';
+import {
+  field,
+  int32,
+  int64,
+  intOrString,
+  map,
+  str,
+  struct,
+  time,
+  type StructSchema,
+} from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { child, invalid, type FieldError } from '../../validation/field-error';
+import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/int-or-percent';
+import { ageColumn, nameColumn } from '../columns';
+
+const podDisruptionBudgetSpecFields = {
+  minAvailable: intOrString({
+    proto: 1,
+    description: 'Pods that must stay available after an eviction, as a count or a percentage.',
+  }),
+  selector: field(LabelSelectorSchema, {
+    proto: 2,
+    patchStrategy: 'replace',
+    description: 'Pods covered by the budget.',
+  }),
+  maxUnavailable: intOrString({
+    proto: 3,
+    description: 'Pods that may be unavailable after an eviction, as a count or a percentage.',
+  }),
+};
+type PodDisruptionBudgetSpecValue = Static<StructSchema<typeof podDisruptionBudgetSpecFields>>;
+
+export const PodDisruptionBudgetSpecSchema = struct(
+  'io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec',
+  podDisruptionBudgetSpecFields,
+  { validate: (spec, path) => validatePodDisruptionBudgetSpec(spec, path) },
+);
+export type PodDisruptionBudgetSpec = Static<typeof PodDisruptionBudgetSpecSchema>;
+
+/** Kubernetes' ValidatePodDisruptionBudgetSpec. */
+function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpecValue, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+    errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
+  }
+  for (const name of ['minAvailable', 'maxUnavailable'] as const) {
+    const value = spec[name];
+    if (value === undefined) continue;
+    errors.push(...validatePositiveIntOrPercent(value, child(path, name)));
+    errors.push(...validateNotMoreThan100Percent(value, child(path, name)));
+  }
+  return errors;
+}
+
+export const PodDisruptionBudgetStatusSchema = struct('io.k8s.api.policy.v1beta1.PodDisruptionBudgetStatus', {
+  observedGeneration: int64({
+    proto: 1,
+    description: 'Most recent generation observed when updating this status.',
+  }),
+  disruptedPods: map(time(), {
+    proto: 2,
+    description:
+      'Pods whose eviction was processed but not yet observed by the controller, with the eviction time.',
+  }),
+  disruptionsAllowed: int32({ proto: 3, description: 'Number of pod disruptions currently allowed.' }),
+  currentHealthy: int32({ proto: 4, description: 'Current number of healthy pods.' }),
+  desiredHealthy: int32({ proto: 5, description: 'Minimum desired number of healthy pods.' }),
+  expectedPods: int32({ proto: 6, description: 'Total number of pods counted by this budget.' }),
+});
+
+export const PodDisruptionBudgetSchema = struct('io.k8s.api.policy.v1beta1.PodDisruptionBudget', {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  spec: field(PodDisruptionBudgetSpecSchema, { proto: 2, description: 'Desired behaviour of the budget.' }),
+  status: field(PodDisruptionBudgetStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
+});
+export type PodDisruptionBudget = Static<typeof PodDisruptionBudgetSchema>;
+
+const intOrStringCell = (value: number | string | undefined): string =>
+  value === undefined ? 'N/A' : String(value);
+
+export const PodDisruptionBudgetKind = defineKind({
+  group: 'policy',
+  versions: ['v1beta1'],
+  kind: 'PodDisruptionBudget',
+  plural: 'poddisruptionbudgets',
+  singular: 'poddisruptionbudget',
+  shortNames: ['pdb'],
+  namespaced: true,
+  schema: PodDisruptionBudgetSchema,
+  subresources: { status: true },
+  columns: [
+    nameColumn(),
+    {
+      name: 'Min Available',
+      type: 'string',
+      description: 'Pods that must stay available after an eviction.',
+      cell: (pdb) => intOrStringCell(pdb.spec?.minAvailable),
+    },
+    {
+      name: 'Max Unavailable',
+      type: 'string',
+      description: 'Pods that may be unavailable after an eviction.',
+      cell: (pdb) => intOrStringCell(pdb.spec?.maxUnavailable),
+    },
+    {
+      name: 'Allowed Disruptions',
+      type: 'integer',
+      description: 'Number of pod disruptions currently allowed.',
+      cell: (pdb) => pdb.status?.disruptionsAllowed ?? 0,
+    },
+    ageColumn(),
+  ],
+});

@@ -1,0 +1,51 @@
+import type { Static } from '@sinclair/typebox';
+import { list, str, struct, type StructSchema } from '../../schema/fields';
+import { defineKind } from '../../schema/kind';
+import { objectMeta } from '../../meta/object-meta';
+import { child, invalid, type FieldError } from '../../validation/field-error';
+import { nameColumn } from '../columns';
+import { PolicyRuleSchema } from './policy-rule';
+import { createdAtColumn } from './role-columns';
+
+const roleFields = {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  rules: list(PolicyRuleSchema, { proto: 2, description: 'The permissions of this role.' }),
+};
+
+/** The value a Role hook receives. */
+type RoleValue = Static<StructSchema<typeof roleFields>>;
+
+export const RoleSchema = struct('io.k8s.api.rbac.v1.Role', roleFields, {
+  validate: (role, path) => validateNamespacedRules(role.rules, child(path, 'rules')),
+});
+export type Role = Static<typeof RoleSchema>;
+
+/** Namespaced roles cannot grant non-resource URLs. */
+function validateNamespacedRules(rules: RoleValue['rules'], path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  (rules ?? []).forEach((rule, i) => {
+    if (rule.nonResourceURLs?.length) {
+      errors.push(
+        invalid(
+          child(child(path, i), 'nonResourceURLs'),
+          rule.nonResourceURLs,
+          'namespaced rules cannot apply to non-resource URLs',
+        ),
+      );
+    }
+  });
+  return errors;
+}
+
+export const RoleKind = defineKind({
+  group: 'rbac.authorization.k8s.io',
+  versions: ['v1'],
+  kind: 'Role',
+  plural: 'roles',
+  singular: 'role',
+  namespaced: true,
+  schema: RoleSchema,
+  columns: [nameColumn(), createdAtColumn()],
+});

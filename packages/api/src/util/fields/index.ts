@@ -1,0 +1,2 @@
+export * from './escape';
+export * from './selector';

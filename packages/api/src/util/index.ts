@@ -1,0 +1,6 @@
+export * from './names';
+export * from './labels';
+export * from './fields';
+export * from './quantity';
+export * from './intstr';
+export * from './meta';

@@ -1,0 +1,2 @@
+export * from './scaledValue';
+export * from './fenceposts';

@@ -1,0 +1,3 @@
+export * from './ownerReferences';
+export * from './conditions';
+export * from './time';

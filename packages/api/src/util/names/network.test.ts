@@ -1,0 +1,93 @@
+import { isValidIP, isValidPercent, isValidPortName, isValidPortNum, parseIPSloppy } from './network';
+
+describe('isValidPortName', () => {
+  const charset = 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
+  const letter = 'must contain at least one letter (a-z)';
+  const hyphens = 'must not contain consecutive hyphens';
+  const edge = 'must not begin or end with a hyphen';
+  it.each<[string, string[]]>([
+    ['a', []],
+    ['http', []],
+    ['a-b', []],
+    ['a-1-b', []],
+    ['abcdefghijklmno', []],
+    ['1a', []],
+    ['', [charset, letter]],
+    ['1', [letter]],
+    ['123', [letter]],
+    ['A', [charset, letter]],
+    ['HTTP', [charset, letter]],
+    ['a_b', [charset]],
+    ['a--b', [hyphens]],
+    ['-a', [edge]],
+    ['a-', [edge]],
+    ['-', [letter, edge]],
+    ['--', [letter, hyphens, edge]],
+    ['abcdefghijklmnop', ['must be no more than 15 characters']],
+    ['1234567890123456', ['must be no more than 15 characters', letter]],
+  ])('%j', (value, expected) => {
+    expect(isValidPortName(value)).toEqual(expected);
+  });
+});
+
+describe('isValidPortNum', () => {
+  it.each<[number, string[]]>([
+    [1, []],
+    [80, []],
+    [65535, []],
+    [0, ['must be between 1 and 65535, inclusive']],
+    [-1, ['must be between 1 and 65535, inclusive']],
+    [65536, ['must be between 1 and 65535, inclusive']],
+    [1.5, ['must be between 1 and 65535, inclusive']],
+  ])('%j', (value, expected) => {
+    expect(isValidPortNum(value)).toEqual(expected);
+  });
+});
+
+describe('isValidIP', () => {
+  const msg = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+  it.each<[string, 4 | 6 | undefined]>([
+    ['1.2.3.4', 4],
+    ['0.0.0.0', 4],
+    ['255.255.255.255', 4],
+    ['001.002.003.004', 4],
+    ['::', 6],
+    ['::1', 6],
+    ['2001:db8::ffff', 6],
+    ['::ffff:1.2.3.4', 6],
+    ['fe80::1%eth0', undefined],
+    ['', undefined],
+    ['1.2.3', undefined],
+    ['1.2.3.4.5', undefined],
+    ['256.0.0.0', undefined],
+    ['1.2.3.-4', undefined],
+    ['1.2.3.4/24', undefined],
+    [' 1.2.3.4', undefined],
+    ['a.b.c.d', undefined],
+    ['2001:db8:::1', undefined],
+    ['hostname', undefined],
+  ])('%j', (value, family) => {
+    expect(parseIPSloppy(value)).toBe(family);
+    expect(isValidIP(value)).toEqual(family === undefined ? [msg] : []);
+  });
+});
+
+describe('isValidPercent', () => {
+  const msg =
+    "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+  it.each<[string, string[]]>([
+    ['0%', []],
+    ['25%', []],
+    ['100%', []],
+    ['1000%', []],
+    ['', [msg]],
+    ['%', [msg]],
+    ['25', [msg]],
+    ['-1%', [msg]],
+    ['1.5%', [msg]],
+    ['25 %', [msg]],
+    ['25%%', [msg]],
+  ])('%j', (value, expected) => {
+    expect(isValidPercent(value)).toEqual(expected);
+  });
+});

@@ -1,0 +1,63 @@
+import { CronExpressionParser } from 'cron-parser';
+import type { NameFormat } from '../schema/fields';
+import {
+  isCIdentifier,
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidEnvVarName,
+  isValidIP,
+  isValidLabelValue,
+  isValidPortName,
+} from '../util/names';
+import { quantityErrors } from './quantity-value';
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Descriptors accepted by Kubernetes' standard cron parser besides five fields. */
+const cronDescriptors = new Set([
+  '@yearly',
+  '@annually',
+  '@monthly',
+  '@weekly',
+  '@daily',
+  '@midnight',
+  '@hourly',
+]);
+const everyRegexp = /^@every\s+([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/;
+
+/**
+ * A CronJob schedule as Kubernetes' standard parser accepts it: five fields or a descriptor.
+ * Messages follow the parser Kubernetes uses where it has one (`Expected exactly 5 fields, found 1: foo`).
+ */
+export function cronErrors(schedule: string): readonly string[] {
+  const spec = schedule.trim();
+  if (spec.startsWith('@')) {
+    if (cronDescriptors.has(spec) || everyRegexp.test(spec)) return NONE;
+    return [`Unrecognized descriptor: ${spec}`];
+  }
+  const fields = spec.split(/\s+/).filter((f) => f !== '');
+  if (fields.length !== 5) return [`Expected exactly 5 fields, found ${fields.length}: ${spec}`];
+  try {
+    CronExpressionParser.parse(spec);
+    return NONE;
+  } catch (e) {
+    return [(e as Error).message];
+  }
+}
+
+/** The checks behind the `x-orch-format` keyword: Kubernetes' validators and messages. */
+export const formatChecks: Record<NameFormat, (value: string) => readonly string[]> = {
+  'dns1123-label': isDNS1123Label,
+  'dns1123-subdomain': isDNS1123Subdomain,
+  'dns1035-label': isDNS1035Label,
+  'c-identifier': isCIdentifier,
+  'env-var-name': isValidEnvVarName,
+  'qualified-name': isQualifiedName,
+  'label-value': isValidLabelValue,
+  'port-name': isValidPortName,
+  ip: isValidIP,
+  quantity: quantityErrors,
+  cron: cronErrors,
+};

@@ -1,0 +1,155 @@
+import type { TSchema } from '@sinclair/typebox';
+import { canonicalQuantity } from './quantity-value';
+import { canonicalMicroTimeString, canonicalTimeString } from './time-format';
+import { listItems, mapValues, nodeShape, structFields, structIdentity } from './schema-node';
+
+/**
+ * Decode-time normalization, as decoding JSON into Kubernetes' Go structs does:
+ * - fields a struct does not declare are removed and reported with the strict decoder's message,
+ *   `unknown field "spec.template.spec.containers[0].imagex"` (map keys joined with '.', as the
+ *   decoder's field stack prints them);
+ * - fields set to null are removed (null means unset);
+ * - quantities are rewritten in canonical form (numbers become strings), times in RFC 3339 UTC with
+ *   second (Time) or microsecond (MicroTime) precision;
+ * - map keys, preserve-unknown-fields contents (rawExtension, fieldsV1) and values of the wrong JSON
+ *   type are left alone: the validator reports wrong types as FieldValueTypeInvalid errors.
+ *
+ * The declaration is walked once per struct; the returned function only runs closures.
+ */
+export type Pruner = (obj: unknown) => string[];
+
+interface PruneState {
+  /** Path segments from the root to the value being pruned (string fields, numeric indices). */
+  readonly stack: (string | number)[];
+  depth: number;
+  readonly unknown: string[];
+}
+
+/** Normalizes one value in place; returns the replacement when the value itself is rewritten. */
+type NodePruner = (value: unknown, st: PruneState) => unknown;
+
+function decoderPath(st: PruneState, last: string): string {
+  let s = '';
+  for (let i = 0; i < st.depth; i++) {
+    const seg = st.stack[i]!;
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else s += s === '' ? seg : `.${seg}`;
+  }
+  return s === '' ? last : `${s}.${last}`;
+}
+
+function push(st: PruneState, seg: string | number): void {
+  st.stack[st.depth++] = seg;
+}
+
+class PruneCompiler {
+  private readonly structs = new Map<object, NodePruner>();
+
+  node(schema: TSchema): NodePruner | undefined {
+    switch (nodeShape(schema)) {
+      case 'struct':
+        return this.struct(schema);
+      case 'list':
+        return this.list(schema);
+      case 'map':
+        return this.map(schema);
+      case 'quantity':
+        return pruneQuantity;
+      case 'time':
+        return pruneTime;
+      case 'microTime':
+        return pruneMicroTime;
+      default:
+        return undefined;
+    }
+  }
+
+  private struct(schema: TSchema): NodePruner {
+    const id = structIdentity(schema);
+    const cached = this.structs.get(id);
+    if (cached !== undefined) return cached;
+    const children = new Map<string, NodePruner | null>();
+    // Registered before the children are compiled, so a struct that contains itself terminates.
+    const pruner: NodePruner = (value, st) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+      const obj = value as Record<string, unknown>;
+      for (const k in obj) {
+        const v = obj[k];
+        const fn = children.get(k);
+        if (fn === undefined) {
+          st.unknown.push(`unknown field ${JSON.stringify(decoderPath(st, k))}`);
+          delete obj[k];
+        } else if (v === null) {
+          delete obj[k];
+        } else if (fn !== null) {
+          push(st, k);
+          const nv = fn(v, st);
+          st.depth--;
+          if (nv !== v) obj[k] = nv;
+        }
+      }
+      return value;
+    };
+    this.structs.set(id, pruner);
+    for (const [k, child] of structFields(schema)) children.set(k, this.node(child) ?? null);
+    return pruner;
+  }
+
+  private list(schema: TSchema): NodePruner | undefined {
+    const item = this.node(listItems(schema));
+    if (item === undefined) return undefined;
+    return (value, st) => {
+      if (!Array.isArray(value)) return value;
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
+        if (v === null) continue;
+        push(st, i);
+        const nv = item(v, st);
+        st.depth--;
+        if (nv !== v) value[i] = nv;
+      }
+      return value;
+    };
+  }
+
+  private map(schema: TSchema): NodePruner | undefined {
+    const item = this.node(mapValues(schema));
+    if (item === undefined) return undefined;
+    return (value, st) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+      const obj = value as Record<string, unknown>;
+      for (const k in obj) {
+        const v = obj[k];
+        if (v === null) continue;
+        push(st, k);
+        const nv = item(v, st);
+        st.depth--;
+        if (nv !== v) obj[k] = nv;
+      }
+      return value;
+    };
+  }
+}
+
+function pruneQuantity(value: unknown): unknown {
+  if (typeof value !== 'string' && typeof value !== 'number') return value;
+  return canonicalQuantity(value) ?? value;
+}
+
+function pruneTime(value: unknown): unknown {
+  return typeof value === 'string' ? (canonicalTimeString(value) ?? value) : value;
+}
+
+function pruneMicroTime(value: unknown): unknown {
+  return typeof value === 'string' ? (canonicalMicroTimeString(value) ?? value) : value;
+}
+
+/** Compiles the pruner of a declared node (usually a kind's root struct). */
+export function compilePrune(schema: TSchema): Pruner {
+  const root = new PruneCompiler().node(schema);
+  return (obj) => {
+    const st: PruneState = { stack: [], depth: 0, unknown: [] };
+    if (root !== undefined) root(obj, st);
+    return st.unknown;
+  };
+}

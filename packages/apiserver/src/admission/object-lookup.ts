@@ -1,0 +1,7 @@
+import type { ApiObject } from '../registry/object';
+
+/** Read access to stored objects for admission plugins. */
+export interface ObjectLookup {
+  get(group: string, resource: string, namespace: string, name: string): Promise<ApiObject | undefined>;
+  list(group: string, resource: string, namespace: string): Promise<ApiObject[]>;
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { FlagError, type ParsedFlags } from '@orch/component-base';
+import type { StorageConfig } from './storage-factory';
+
+/** orch-apiserver's configuration, built from its flags. */
+export interface APIServerOptions {
+  bindAddress: string;
+  securePort: number;
+  advertiseAddress?: string;
+  certDir: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  storage: StorageConfig;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  requestTimeoutMs: number;
+  anonymousAuth: boolean;
+  clientCAFile: string;
+  tokenAuthFile: string;
+  serviceAccountKeyFiles: string[];
+  serviceAccountIssuer: string;
+  serviceAccountSigningKeyFile: string;
+  authorizationModes: string[];
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
+  serviceClusterIPRange: string;
+  serviceNodePortRange: string;
+}
+
+const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'RBAC']);
+
+/** Reads the flags into options, rejecting values that make no sense with a message naming the flag. */
+export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
+  const backend = flags.string('storage-backend');
+  if (backend !== 'etcd3' && backend !== 'embedded') {
+    throw new FlagError(`invalid value "${backend}" for flag --storage-backend: must be one of etcd3, embedded`);
+  }
+  const etcdServers = flags.strings('etcd-servers');
+  if (backend === 'etcd3' && etcdServers.length === 0) {
+    throw new FlagError('--etcd-servers must be specified when --storage-backend=etcd3');
+  }
+  const modes = flags.strings('authorization-mode');
+  for (const m of modes) {
+    if (!authorizationModes.has(m)) {
+      throw new FlagError(`invalid value "${m}" for flag --authorization-mode: authorization modes must be one of AlwaysAllow, AlwaysDeny, RBAC`);
+    }
+  }
+  for (const name of ['client-ca-file', 'token-auth-file', 'service-account-signing-key-file', 'tls-cert-file', 'tls-private-key-file']) {
+    const file = flags.string(name);
+    if (file) {
+      try {
+        readFileSync(file);
+      } catch (e) {
+        throw new FlagError(`cannot read file "${file}" given by --${name}: ${(e as Error).message}`);
+      }
+    }
+  }
+  return {
+    bindAddress: flags.string('bind-address') || '0.0.0.0',
+    securePort: flags.number('secure-port'),
+    advertiseAddress: flags.string('advertise-address') || undefined,
+    certDir: flags.string('cert-dir') || '/var/run/orch',
+    tlsCertFile: flags.string('tls-cert-file'),
+    tlsPrivateKeyFile: flags.string('tls-private-key-file'),
+    storage: {
+      backend,
+      etcdServers,
+      etcdCompactionIntervalMs: flags.duration('etcd-compaction-interval'),
+      embeddedDir: flags.string('embedded-storage-dir'),
+    },
+    maxRequestsInflight: flags.number('max-requests-inflight'),
+    maxMutatingRequestsInflight: flags.number('max-mutating-requests-inflight'),
+    requestTimeoutMs: flags.duration('request-timeout'),
+    anonymousAuth: flags.bool('anonymous-auth'),
+    clientCAFile: flags.string('client-ca-file'),
+    tokenAuthFile: flags.string('token-auth-file'),
+    serviceAccountKeyFiles: flags.strings('service-account-key-file'),
+    serviceAccountIssuer: flags.string('service-account-issuer'),
+    serviceAccountSigningKeyFile: flags.string('service-account-signing-key-file'),
+    authorizationModes: modes,
+    enableAdmissionPlugins: flags.strings('enable-admission-plugins'),
+    disableAdmissionPlugins: flags.strings('disable-admission-plugins'),
+    serviceClusterIPRange: flags.string('service-cluster-ip-range'),
+    serviceNodePortRange: flags.string('service-node-port-range'),
+  };
+}

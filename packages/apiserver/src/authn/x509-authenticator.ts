@@ -1,0 +1,104 @@
+import { X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import { AuthenticationError } from './authentication-error';
+import type { Authenticator, UserInfo } from './authenticator';
+
+const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
+const anyExtendedKeyUsage = '2.5.29.37.0';
+const maxChainLength = 8;
+
+/** The certificates of a PEM bundle (`--client-ca-file`), in file order. */
+export function parseCertificateBundle(pem: string | Buffer): X509Certificate[] {
+  const blocks = pem.toString().match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.map((b) => new X509Certificate(b));
+}
+
+/** The leaf certificate a client presented followed by the intermediates it sent. */
+function peerChain(socket: TLSSocket): X509Certificate[] {
+  const chain: X509Certificate[] = [];
+  let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  const seen = new Set<string>();
+  while (cert && cert.raw && !seen.has(cert.fingerprint256) && chain.length < maxChainLength) {
+    seen.add(cert.fingerprint256);
+    chain.push(new X509Certificate(cert.raw));
+    cert = cert.issuerCertificate;
+  }
+  return chain;
+}
+
+/** Subject attributes of a certificate: every value of each attribute (a subject may name several O). */
+function subjectValues(cert: X509Certificate, attribute: string): string[] {
+  const v = (cert.toLegacyObject().subject as unknown as Record<string, string | string[] | undefined>)[attribute];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+function usableForClientAuth(cert: X509Certificate): boolean {
+  const usages = cert.keyUsage as string[] | undefined;
+  return !usages || usages.length === 0 || usages.includes(clientAuthUsage) || usages.includes(anyExtendedKeyUsage);
+}
+
+function timeText(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * `--client-ca-file`: a client certificate chaining up to one of the bundle's authorities, valid now
+ * and usable for client authentication, authenticates as its common name with its organizations as
+ * groups (Kubernetes' x509 request authenticator with CommonNameUserConversion). A presented
+ * certificate that fails verification is a 401 unless another credential authenticates the request.
+ */
+export class X509Authenticator implements Authenticator {
+  private readonly roots: X509Certificate[];
+
+  constructor(
+    caBundle: string | Buffer,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.roots = parseCertificateBundle(caBundle);
+  }
+
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const socket = req.socket as TLSSocket | undefined;
+    if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
+    const chain = peerChain(socket);
+    const leaf = chain[0];
+    if (!leaf) return undefined;
+    const problem = this.verify(leaf, chain.slice(1));
+    if (problem) throw new AuthenticationError(`verifying certificate SN=${BigInt(`0x${leaf.serialNumber}`)} failed: x509: ${problem}`);
+    const commonName = subjectValues(leaf, 'CN')[0];
+    if (!commonName) return undefined;
+    return { username: commonName, groups: subjectValues(leaf, 'O') };
+  }
+
+  /** Why the chain does not verify (Go's x509 wording), or undefined when it does. */
+  verify(leaf: X509Certificate, intermediates: X509Certificate[]): string | undefined {
+    const path = this.pathToRoot(leaf, intermediates, 0);
+    if (!path) return 'certificate signed by unknown authority';
+    const now = this.now();
+    for (const cert of path) {
+      const from = new Date(cert.validFrom);
+      const to = new Date(cert.validTo);
+      if (now < from) return `certificate has expired or is not yet valid: current time ${timeText(now)} is before ${timeText(from)}`;
+      if (now > to) return `certificate has expired or is not yet valid: current time ${timeText(now)} is after ${timeText(to)}`;
+    }
+    if (!path.every(usableForClientAuth)) return 'certificate specifies an incompatible key usage';
+    return undefined;
+  }
+
+  /** `cert` and the certificates above it up to a trusted root, or undefined when there is no such path. */
+  private pathToRoot(cert: X509Certificate, intermediates: X509Certificate[], depth: number): X509Certificate[] | undefined {
+    if (depth > maxChainLength) return undefined;
+    if (this.roots.some((r) => r.fingerprint256 === cert.fingerprint256)) return [cert];
+    for (const root of this.roots) {
+      if (cert.checkIssued(root) && cert.verify(root.publicKey)) return [cert, root];
+    }
+    for (const i of intermediates) {
+      if (i.fingerprint256 === cert.fingerprint256 || !i.ca) continue;
+      if (!cert.checkIssued(i) || !cert.verify(i.publicKey)) continue;
+      const rest = this.pathToRoot(i, intermediates, depth + 1);
+      if (rest) return [cert, ...rest];
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+import type { KindDeclaration } from '@orch/api';
+import type { UserInfo } from '../authn/authenticator';
+import type { GenericStore, RequestScope, WriteOptions } from './generic-store';
+import type { ApiObject } from './object';
+
+/** A request to a kind's own subresource (pods/binding, namespaces/finalize, ...) or to a virtual kind. */
+export interface CustomRequest {
+  verb: string;
+  scope: RequestScope;
+  name: string;
+  subresource: string;
+  /** The decoded body (create/update/patch), if any. */
+  body?: ApiObject;
+  query: URLSearchParams;
+  user?: UserInfo;
+  options: WriteOptions;
+}
+
+export interface CustomResponse {
+  code: number;
+  object: unknown;
+}
+
+/** Serves a kind's own subresource; `store` is the parent kind's store. */
+export type SubresourceHandler = (store: GenericStore, request: CustomRequest) => Promise<CustomResponse>;
+
+/** Serves a virtual kind (a review: nothing stored, the answer computed from the body). */
+export type VirtualHandler = (declaration: KindDeclaration<any>, request: CustomRequest) => Promise<CustomResponse>;

@@ -1,0 +1,61 @@
+import { statusErrors } from '../../errors/status-error';
+import type { SubresourceHandler } from '../custom-handlers';
+import { clone, type ApiObject } from '../object';
+import { Strategy } from '../strategy';
+
+interface NamespaceSpec {
+  finalizers?: string[];
+}
+
+/**
+ * Namespaces: Active on create; a delete makes them Terminating until the namespace controller has
+ * emptied them and removed its finalizer through namespaces/finalize.
+ */
+export class NamespaceStrategy extends Strategy {
+  override prepareForCreate(obj: ApiObject, now: Date): void {
+    super.prepareForCreate(obj, now);
+    obj.status = { phase: 'Active' };
+  }
+
+  override prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {
+    super.prepareForUpdate(obj, old, subresource);
+    // spec.finalizers change only through the finalize subresource
+    if (!subresource) obj.spec = old.spec;
+  }
+
+  override beforeDelete(obj: ApiObject, _now: Date): boolean {
+    const finalizers = ((obj.spec ?? {}) as NamespaceSpec).finalizers ?? [];
+    obj.status = { ...((obj.status as object) ?? {}), phase: 'Terminating' };
+    return finalizers.length > 0;
+  }
+
+  override readonly subresources: Record<string, SubresourceHandler> = {
+    finalize: async (store, request) => {
+      if (request.verb !== 'update') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+      const body = request.body;
+      const finalizers = ((body?.spec ?? {}) as NamespaceSpec).finalizers ?? [];
+      const { object } = await store.update(
+        request.scope,
+        request.name,
+        (current) => {
+          if (!current) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, request.name);
+          const ns = clone(current);
+          ns.spec = { ...((ns.spec as object) ?? {}), finalizers };
+          if (!finalizers.length) delete (ns.spec as NamespaceSpec).finalizers;
+          if (body?.metadata?.resourceVersion) ns.metadata.resourceVersion = body.metadata.resourceVersion;
+          else delete ns.metadata.resourceVersion;
+          return ns;
+        },
+        request.options,
+        'finalize',
+      );
+      return { code: 200, object };
+    },
+  };
+
+  /** A Terminating namespace whose finalizers are all gone is deleted. */
+  override finished(obj: ApiObject): boolean {
+    const finalizers = ((obj.spec ?? {}) as NamespaceSpec).finalizers ?? [];
+    return Boolean(obj.metadata.deletionTimestamp) && finalizers.length === 0 && !(obj.metadata.finalizers ?? []).length;
+  }
+}

@@ -1,0 +1,26 @@
+import { fieldErrors, type FieldError } from '@orch/api';
+import { statusErrors, type StatusError } from '../errors/status-error';
+import type { ApiObject } from '../registry/object';
+
+/** Kubernetes' 422 for a review body that fails validation (`<Kind>.<group> "<name>" is invalid: ...`). */
+export function invalidReview(kind: string, group: string, name: string, errors: FieldError[]): StatusError {
+  return statusErrors.invalid(
+    kind,
+    group,
+    name,
+    `${kind}.${group} "${name}" is invalid: ${fieldErrors.aggregateMessage(errors)}`,
+    errors.map((e) => ({ reason: e.type, message: fieldErrors.errorBody(e), field: e.field })),
+  );
+}
+
+/** The body of a review request as an object (a missing body is an empty one). */
+export function reviewBody(body: ApiObject | undefined): ApiObject {
+  const obj = body ?? ({ metadata: {} } as ApiObject);
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  return obj;
+}
+
+/** Whether metadata is empty (kubectl sends `creationTimestamp: null`), apart from the keys allowed. */
+export function metadataEmpty(metadata: object, allowed: readonly string[] = []): boolean {
+  return Object.entries(metadata).every(([k, v]) => v === null || v === undefined || allowed.includes(k));
+}

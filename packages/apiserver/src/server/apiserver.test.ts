@@ -1,0 +1,176 @@
+import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
+import { httpsRequest } from '../testing/https-request';
+
+describe('orch-apiserver resource API', () => {
+  let s: TestAPIServer;
+  const req = (path: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
+    httpsRequest(s.url + path, { ca: s.ca, ...options });
+  const cms = '/api/v1/namespaces/default/configmaps';
+
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+  });
+  afterAll(() => s.close());
+
+  it('creates, reads, replaces and deletes an object with Kubernetes status codes', async () => {
+    const created = await req(cms, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } } });
+    expect(created.status).toBe(201);
+    expect(created.json.metadata).toMatchObject({ name: 'a', namespace: 'default' });
+    expect(created.json.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.json.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const rv = created.json.metadata.resourceVersion;
+
+    const again = await req(cms, { method: 'POST', body: { metadata: { name: 'a' } } });
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({ kind: 'Status', reason: 'AlreadyExists', message: 'configmaps "a" already exists', code: 409 });
+
+    const got = await req(`${cms}/a`);
+    expect(got.json.data).toEqual({ k: 'v' });
+
+    const stale = await req(`${cms}/a`, { method: 'PUT', body: { metadata: { name: 'a', resourceVersion: '1' + rv }, data: {} } });
+    expect(stale.status).toBe(409);
+    expect(stale.json.reason).toBe('Conflict');
+    expect(stale.json.message).toContain('the object has been modified');
+
+    const replaced = await req(`${cms}/a`, { method: 'PUT', body: { metadata: { name: 'a', resourceVersion: rv }, data: { k: 'w' } } });
+    expect(replaced.status).toBe(200);
+    expect(Number(replaced.json.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
+    expect(replaced.json.metadata.uid).toBe(created.json.metadata.uid);
+
+    const deleted = await req(`${cms}/a`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(deleted.json).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'a', kind: 'configmaps' } });
+    const missing = await req(`${cms}/a`);
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ reason: 'NotFound', message: 'configmaps "a" not found' });
+  });
+
+  it('rejects unknown fields under Strict and warns under Warn', async () => {
+    const body = { metadata: { name: 'strict' }, data: {}, bogus: 1 };
+    const strict = await req(`${cms}?fieldValidation=Strict`, { method: 'POST', body });
+    expect(strict.status).toBe(400);
+    expect(strict.json.message).toBe('strict decoding error: unknown field "bogus"');
+    const warn = await req(`${cms}?fieldValidation=Warn`, { method: 'POST', body });
+    expect(warn.status).toBe(201);
+    expect(String(warn.headers.warning)).toContain('unknown field \\"bogus\\"');
+    expect(warn.json.bogus).toBeUndefined();
+  });
+
+  it('answers validation failures with 422 Invalid and causes', async () => {
+    const bad = await req(cms, { method: 'POST', body: { metadata: { name: 'Not_Valid' } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.reason).toBe('Invalid');
+    expect(bad.json.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'metadata.name' });
+    expect(bad.json.message).toMatch(/^ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/);
+  });
+
+  it('lists in consistent chunks with continue tokens and remainingItemCount', async () => {
+    for (let i = 0; i < 5; i++) await req('/api/v1/namespaces/chunks/configmaps', { method: 'POST', body: { metadata: { name: `c${i}` } } });
+    const first = await req('/api/v1/namespaces/chunks/configmaps?limit=2');
+    expect(first.json.items.map((i: any) => i.metadata.name)).toEqual(['c0', 'c1']);
+    expect(first.json.metadata.remainingItemCount).toBe(3);
+    await req('/api/v1/namespaces/chunks/configmaps', { method: 'POST', body: { metadata: { name: 'c2a' } } });
+    const second = await req(`/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    expect(second.json.items.map((i: any) => i.metadata.name)).toEqual(['c2', 'c3']);
+    expect(second.json.metadata.resourceVersion).toBe(first.json.metadata.resourceVersion);
+    const third = await req(`/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(second.json.metadata.continue)}`);
+    expect(third.json.items.map((i: any) => i.metadata.name)).toEqual(['c4']);
+    expect(third.json.metadata.continue).toBeUndefined();
+  });
+
+  it('selects by label and field, and refuses fields a kind does not support', async () => {
+    await req(cms, { method: 'POST', body: { metadata: { name: 'l1', labels: { app: 'web' } } } });
+    await req(cms, { method: 'POST', body: { metadata: { name: 'l2', labels: { app: 'db' } } } });
+    const byLabel = await req(`${cms}?labelSelector=${encodeURIComponent('app in (web)')}`);
+    expect(byLabel.json.items.map((i: any) => i.metadata.name)).toEqual(['l1']);
+    const byField = await req(`${cms}?fieldSelector=metadata.name%3Dl2`);
+    expect(byField.json.items.map((i: any) => i.metadata.name)).toEqual(['l2']);
+    const bad = await req(`${cms}?fieldSelector=spec.foo%3Dx`);
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe('field label not supported: spec.foo');
+  });
+
+  it('serves tables for kubectl get', async () => {
+    const t = await req(`${cms}/l1`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+    expect(t.headers['content-type']).toBe('application/json;as=Table;v=v1;g=meta.k8s.io');
+    expect(t.json.kind).toBe('Table');
+    expect(t.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Data', 'Age']);
+    expect(t.json.rows[0].cells.slice(0, 2)).toEqual(['l1', 0]);
+    expect(t.json.rows[0].object.kind).toBe('PartialObjectMetadata');
+    const unacceptable = await req(`${cms}/l1`, { headers: { Accept: 'text/html' } });
+    expect(unacceptable.status).toBe(406);
+  });
+
+  it('runs dry-run writes without persisting', async () => {
+    const dry = await req(`${cms}?dryRun=All`, { method: 'POST', body: { metadata: { name: 'dry' } } });
+    expect(dry.status).toBe(201);
+    expect((await req(`${cms}/dry`)).status).toBe(404);
+    const badDry = await req(`${cms}?dryRun=Yes`, { method: 'POST', body: { metadata: { name: 'dry' } } });
+    expect(badDry.status).toBe(422);
+  });
+
+  it('patches with merge and JSON patches', async () => {
+    await req(cms, { method: 'POST', body: { metadata: { name: 'p' }, data: { a: '1', b: '2' } } });
+    const merged = await req(`${cms}/p`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: { data: { a: null, c: '3' } },
+    });
+    expect(merged.json.data).toEqual({ b: '2', c: '3' });
+    const jp = await req(`${cms}/p`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json-patch+json' },
+      body: [{ op: 'replace', path: '/data/b', value: 'x' }],
+    });
+    expect(jp.json.data).toEqual({ b: 'x', c: '3' });
+    const wrong = await req(`${cms}/p`, { method: 'PATCH', headers: { 'Content-Type': 'text/plain' }, body: '{}' });
+    expect(wrong.status).toBe(415);
+  });
+
+  it('streams watch events from a resourceVersion', async () => {
+    const list = await req(`${cms}?labelSelector=w%3D1`);
+    const rv = list.json.metadata.resourceVersion;
+    const events: any[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const https = require('node:https') as typeof import('node:https');
+      const r = https.get(`${s.url}${cms}?watch=1&labelSelector=w%3D1&resourceVersion=${rv}&timeoutSeconds=5`, { ca: s.ca }, (res) => {
+        let buf = '';
+        res.on('data', (c: Buffer) => {
+          buf += c.toString();
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i).trim();
+            buf = buf.slice(i + 1);
+            if (line) events.push(JSON.parse(line));
+            if (events.length === 4) {
+              r.destroy();
+              resolve();
+            }
+          }
+        });
+      });
+      r.on('error', (e) => (events.length === 4 ? resolve() : reject(e)));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await req(cms, { method: 'POST', body: { metadata: { name: 'w', labels: { w: '1' } } } });
+    await req(`${cms}/w`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { data: { x: 'y' } } });
+    await req(`${cms}/w`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { labels: { w: '2' } } } });
+    await req(cms, { method: 'POST', body: { metadata: { name: 'w2', labels: { w: '1' } } } });
+    await done;
+    expect(events.map((e) => `${e.type}:${e.object.metadata.name}`)).toEqual(['ADDED:w', 'MODIFIED:w', 'DELETED:w', 'ADDED:w2']);
+  });
+
+  it('serves discovery and version', async () => {
+    const version = await req('/version');
+    expect(version.json).toMatchObject({ major: '1' });
+    const core = await req('/api/v1');
+    const pods = core.json.resources.find((r: any) => r.name === 'pods');
+    expect(pods).toMatchObject({ namespaced: true, kind: 'Pod', shortNames: ['po'] });
+    expect(core.json.resources.find((r: any) => r.name === 'pods/binding')).toMatchObject({ kind: 'Binding', verbs: ['create'] });
+    const groups = await req('/apis');
+    expect(groups.json.groups.map((g: any) => g.name)).toEqual(expect.arrayContaining(['apps', 'batch', 'rbac.authorization.k8s.io']));
+    const apps = await req('/apis/apps/v1');
+    expect(apps.json.resources.find((r: any) => r.name === 'deployments/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    expect((await req('/apis/nope/v1')).status).toBe(404);
+  });
+});

@@ -1,0 +1,161 @@
+import { WatchRecorder, waitUntil } from '../conformance/watch-recorder';
+import { SqliteStorage } from '../embedded/sqlite-storage';
+import { StorageError } from '../storage-error';
+import { Cacher } from './cacher';
+
+const text = (s: string) => Buffer.from(s);
+
+describe('watch cache', () => {
+  let backend: SqliteStorage;
+  let cacher: Cacher;
+  let clock = 1_000_000;
+  const recorders: WatchRecorder[] = [];
+
+  const start = async (options: Partial<Parameters<typeof Cacher.start>[1]> = {}) => {
+    cacher = await Cacher.start(backend, { prefix: '/registry/pods/', now: () => clock, ...options });
+    return cacher;
+  };
+  const watch = async (prefix: string, from: number, bookmarks = false) => {
+    const recorder = await WatchRecorder.start(cacher, prefix, from, bookmarks);
+    recorders.push(recorder);
+    return recorder;
+  };
+
+  beforeEach(async () => {
+    backend = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
+    // Revision 1 exists before the cache starts, so that revision 0 ("now") is never asked for.
+    await backend.create('/registry/seed', text('seed'));
+  });
+
+  afterEach(async () => {
+    for (const recorder of recorders.splice(0)) recorder.stop();
+    await cacher?.close();
+    await backend.close();
+  });
+
+  test('starts from the backend state and follows it', async () => {
+    await backend.create('/registry/pods/ns/a', text('a1'));
+    await backend.create('/registry/services/ns/x', text('x'));
+    await start();
+    expect((await cacher.list('/registry/pods/', { fromCache: true })).items.map((kv) => kv.key)).toEqual([
+      '/registry/pods/ns/a',
+    ]);
+    await cacher.update('/registry/pods/ns/a', text('a2'));
+    const b = await cacher.create('/registry/pods/ns/b', text('b1'));
+    await waitUntil(
+      () => cacher.cachedRevision === b.modRevision,
+      5000,
+      () => 'cache caught up',
+    );
+    const cached = await cacher.list('/registry/pods/ns/', { fromCache: true, limit: 1 });
+    expect(cached.items.map((kv) => kv.value.toString())).toEqual(['a2']);
+    expect(cached).toMatchObject({ revision: b.modRevision, more: true, remaining: 1 });
+    expect(await cacher.list('/registry/pods/ns/', { fromCache: true })).toEqual(
+      await backend.list('/registry/pods/ns/'),
+    );
+  });
+
+  test('a watch older than the time window gets Compacted', async () => {
+    await start({ windowMs: 60_000 });
+    const first = await cacher.create('/registry/pods/ns/a', text('1'));
+    clock += 30_000;
+    const second = await cacher.update('/registry/pods/ns/a', text('2'));
+    await waitUntil(
+      () => cacher.cachedRevision === second.modRevision,
+      5000,
+      () => 'cache caught up',
+    );
+
+    const replay = await watch('/registry/pods/', first.modRevision - 1);
+    expect((await replay.waitForEvents(2)).map((e) => e.value.toString())).toEqual(['1', '2']);
+
+    clock += 45_000; // the first event is now 75 s old, the second 45 s
+    const expired = await watch('/registry/pods/', first.modRevision - 1);
+    const error = await expired.waitForError();
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).code).toBe('Compacted');
+    const recent = await watch('/registry/pods/', first.modRevision);
+    expect((await recent.waitForEvents(1)).map((e) => e.value.toString())).toEqual(['2']);
+  });
+
+  test('the capacity bounds the window', async () => {
+    await start({ capacity: 3 });
+    const from = await cacher.currentRevision();
+    let last = 0;
+    for (let i = 0; i < 5; i++)
+      last = (await cacher.create(`/registry/pods/ns/p${i}`, text(String(i)))).modRevision;
+    await waitUntil(
+      () => cacher.cachedRevision === last,
+      5000,
+      () => 'cache caught up',
+    );
+    const tooOld = await watch('/registry/pods/', from);
+    expect(((await tooOld.waitForError()) as StorageError).code).toBe('Compacted');
+    const inWindow = await watch('/registry/pods/', last - 3);
+    expect((await inWindow.waitForEvents(3)).map((e) => e.value.toString())).toEqual(['2', '3', '4']);
+  });
+
+  test('fan-out: 100 watchers each get every event exactly once, in order', async () => {
+    await start();
+    const from = await cacher.currentRevision();
+    const watchers = await Promise.all(Array.from({ length: 100 }, () => watch('/registry/pods/', from)));
+    expect(cacher.watcherCount).toBe(100);
+    const revisions: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; i < 25; i++) {
+          revisions.push((await cacher.create(`/registry/pods/ns/w${w}-${i}`, text('x'))).modRevision);
+        }
+      }),
+    );
+    revisions.sort((a, b) => a - b);
+    for (const recorder of watchers) {
+      const events = await recorder.waitForEvents(100);
+      expect(events.map((e) => e.modRevision)).toEqual(revisions);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(watchers.every((r) => r.events.length === 100 && r.errors.length === 0)).toBe(true);
+  });
+
+  test('one backend watch serves all cache watchers', async () => {
+    let backendWatches = 0;
+    const watchBackend = backend.watch.bind(backend);
+    backend.watch = (...args) => {
+      backendWatches++;
+      return watchBackend(...args);
+    };
+    await start();
+    for (let i = 0; i < 10; i++) await watch(`/registry/pods/ns${i}/`, 0);
+    expect(backendWatches).toBe(1);
+    await watch('/registry/services/', 0);
+    expect(backendWatches).toBe(2);
+  });
+
+  test('watchers that ask for bookmarks get them, with the cached revision', async () => {
+    await start({ bookmarkIntervalMs: 20 });
+    const kv = await cacher.create('/registry/pods/ns/a', text('1'));
+    await waitUntil(
+      () => cacher.cachedRevision === kv.modRevision,
+      5000,
+      () => 'cache caught up',
+    );
+    const withBookmarks = await watch('/registry/pods/', kv.modRevision, true);
+    const without = await watch('/registry/pods/', kv.modRevision);
+    await waitUntil(
+      () => withBookmarks.bookmarks.length >= 2,
+      5000,
+      () => 'bookmarks',
+    );
+    expect(withBookmarks.bookmarks.every((r) => r === kv.modRevision)).toBe(true);
+    expect(without.bookmarks).toEqual([]);
+    expect(withBookmarks.events).toEqual([]);
+  });
+
+  test('closing ends the watchers and keeps a shared backend open', async () => {
+    await start();
+    const recorder = await watch('/registry/pods/', 0);
+    await cacher.close();
+    expect(((await recorder.waitForError()) as StorageError).code).toBe('Unavailable');
+    expect(await backend.currentRevision()).toBe(1);
+  });
+});

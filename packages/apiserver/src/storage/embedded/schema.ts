@@ -1,0 +1,63 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Tables of the embedded store.
+ *
+ * - `kv`: the current state, one row per live key.
+ * - `history`: one row per revision (the write that produced it). A delete row has no value; its
+ *   last value is the row at `prev_rev`. `prev_rev` is the key's modRevision before the write (0 for
+ *   a create). Reads at a past revision R take, per key, the newest row at or below R.
+ * - `meta`: `compacted` (reads below it fail) and `purged` (history rows up to it that compaction has
+ *   already removed).
+ *
+ * Keys are stored as BLOBs of their UTF-8 bytes so that ordering and prefix ranges compare bytes,
+ * the same way etcd orders keys.
+ */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS kv (
+  key BLOB PRIMARY KEY,
+  value BLOB NOT NULL,
+  create_rev INTEGER NOT NULL,
+  mod_rev INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history (
+  rev INTEGER PRIMARY KEY,
+  key BLOB NOT NULL,
+  deleted INTEGER NOT NULL,
+  value BLOB,
+  create_rev INTEGER NOT NULL,
+  prev_rev INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_key_rev ON history (key, rev);
+CREATE TABLE IF NOT EXISTS meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO meta (name, value) VALUES ('compacted', 0), ('purged', 0);
+`;
+
+export type Synchronous = 'NORMAL' | 'FULL';
+
+/**
+ * Opens the database for the store.
+ *
+ * WAL journal: readers never block the writer and a commit is one append to the log.
+ *
+ * `synchronous = NORMAL` (the default) is what durability against a process crash needs: in WAL
+ * mode a commit has written its frames to the log file with write(2) before it returns, so they
+ * sit in the operating system's page cache, which survives the death of the process (kill -9,
+ * out-of-memory kill, a crash). A write acknowledged by the store is therefore never lost when the
+ * process dies, and recovery replays the log up to the last complete commit, so the store reopens
+ * consistent. What NORMAL gives up is the fsync per commit, i.e. the last commits before a power
+ * loss or kernel crash; choose `FULL` to cover that too, at a large cost in write rate.
+ */
+export function configure(db: Database.Database, synchronous: Synchronous): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  // Checkpoint the log into the database file in the background of commits, keeping it bounded.
+  db.pragma('wal_autocheckpoint = 4000');
+  db.exec(SCHEMA);
+}

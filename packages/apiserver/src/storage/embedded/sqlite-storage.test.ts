@@ -1,0 +1,153 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { tempDir } from '../testing/temp-dir';
+import { SqliteStorage } from './sqlite-storage';
+
+const text = (s: string) => Buffer.from(s);
+
+describe('embedded store', () => {
+  const dir = tempDir('sqlite');
+  let n = 0;
+  const file = () => join(dir.path, `store-${++n}.db`);
+  afterAll(() => dir.remove());
+
+  /** Rows in the history table, read through a separate connection. */
+  const historyRows = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM history').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  test('uses WAL and keeps state, revisions and compaction across reopening', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    await store.create('/registry/a', text('1'));
+    const b = await store.create('/registry/b', text('2'));
+    await store.update('/registry/a', text('3'));
+    await store.compact(b.modRevision);
+    const deleted = await store.delete('/registry/b');
+    await store.close();
+
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+
+    const reopened = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    try {
+      expect(await reopened.currentRevision()).toBe(deleted.modRevision);
+      expect(await reopened.compactedRevision()).toBe(b.modRevision);
+      expect((await reopened.list('/registry/')).items.map((kv) => kv.value.toString())).toEqual(['3']);
+      expect((await reopened.list('/registry/', { revision: b.modRevision })).items.length).toBe(2);
+      expect((await reopened.create('/registry/c', text('4'))).modRevision).toBe(deleted.modRevision + 1);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  test('compaction removes unreadable history but keeps the state at the compacted revision', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0, compactionBatchRevisions: 7 });
+    try {
+      for (let i = 0; i < 20; i++) await store.create(`/registry/k${i}`, text('0'));
+      for (let round = 1; round <= 10; round++) {
+        for (let i = 0; i < 20; i++) await store.update(`/registry/k${i}`, text(String(round)));
+      }
+      for (let i = 0; i < 5; i++) await store.delete(`/registry/k${i}`);
+      const mark = await store.currentRevision();
+      const before = await store.list('/registry/', { revision: mark });
+      expect(historyRows(path)).toBe(225);
+
+      await store.compact(mark);
+      // Left: one row per live key (15); every update and delete at or before the mark is gone.
+      expect(historyRows(path)).toBe(15);
+      expect(await store.list('/registry/', { revision: mark })).toEqual(before);
+
+      await store.update('/registry/k9', text('new'));
+      await store.compact(mark + 1);
+      expect(historyRows(path)).toBe(15);
+      expect((await store.get('/registry/k9'))?.value.toString()).toBe('new');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('automatic compaction keeps the history bounded under a steady write load', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, {
+      historyRetentionMs: 30,
+      compactionIntervalMs: 10,
+      maxHistoryRevisions: 1000,
+    });
+    try {
+      await store.create('/registry/counter', text('0'));
+      const deadline = Date.now() + 400;
+      for (let i = 1; Date.now() < deadline; i++) {
+        await store.update('/registry/counter', text(String(i)));
+        if (i % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      const current = await store.currentRevision();
+      const compacted = await store.compactedRevision();
+      expect(compacted).toBeGreaterThan(0);
+      expect(current - compacted).toBeLessThanOrEqual(1000 + current / 2);
+      expect(historyRows(path)).toBeLessThanOrEqual(current - compacted + 1);
+      expect(historyRows(path)).toBeLessThan(current);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a callback that writes does not reorder delivery to other watchers', async () => {
+    const store = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
+    try {
+      const seenA: number[] = [];
+      const seenB: number[] = [];
+      const a = await store.watch(
+        '/registry/',
+        0,
+        (e) => {
+          seenA.push(e.modRevision);
+          if (e.key === '/registry/x') void store.create('/registry/y', text('from callback'));
+        },
+        (e) => {
+          throw e;
+        },
+      );
+      const b = await store.watch(
+        '/registry/',
+        0,
+        (e) => seenB.push(e.modRevision),
+        (e) => {
+          throw e;
+        },
+      );
+      await store.create('/registry/x', text('1'));
+      await store.create('/registry/z', text('2'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seenA).toEqual([1, 2, 3]);
+      expect(seenB).toEqual([1, 2, 3]);
+      a.stop();
+      b.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a closed store refuses calls and ends its watches', async () => {
+    const store = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
+    const errors: Error[] = [];
+    await store.watch(
+      '/',
+      0,
+      () => undefined,
+      (e) => errors.push(e),
+    );
+    await store.close();
+    await expect(store.get('/x')).rejects.toMatchObject({ code: 'Unavailable' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toMatchObject([{ code: 'Unavailable' }]);
+  });
+});

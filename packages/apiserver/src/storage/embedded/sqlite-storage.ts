@@ -1,0 +1,372 @@
+import Database from 'better-sqlite3';
+import { prefixEnd, rangeStart } from '../key-range';
+import { PeriodicCompactor } from '../periodic-compactor';
+import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
+import { StorageError } from '../storage-error';
+import { WatchHub, failedWatch } from '../watch-hub';
+import { configure, type Synchronous } from './schema';
+
+export interface SqliteStorageOptions {
+  /** See `configure` in schema.ts for why NORMAL is enough against process crashes. */
+  synchronous?: Synchronous;
+  /** Keep at least this much watch/list history. Default 5 minutes. */
+  historyRetentionMs?: number;
+  /** Keep at most this many revisions of history, whatever their age. Default 2,000,000. */
+  maxHistoryRevisions?: number;
+  /** How often automatic compaction runs. Default 1 minute; 0 disables automatic compaction. */
+  compactionIntervalMs?: number;
+  /** Revisions purged per step of a compaction; writes run between steps. Default 5,000. */
+  compactionBatchRevisions?: number;
+}
+
+interface Applied {
+  kv: KV;
+  event: WatchEvent;
+}
+
+interface PendingWrite {
+  apply: (revision: number) => Applied;
+  resolve: (kv: KV) => void;
+  reject: (error: Error) => void;
+}
+
+interface KvRow {
+  key: Buffer;
+  value: Buffer;
+  create_rev: number;
+  mod_rev: number;
+}
+
+interface HistoryRow {
+  rev: number;
+  key: Buffer;
+  deleted: number;
+  value: Buffer | null;
+  create_rev: number;
+  prev_value: Buffer | null;
+}
+
+/** Upper bound for "no range end": 0xff never occurs in UTF-8, so it sorts after every key. */
+const KEYSPACE_END = Buffer.from([0xff]);
+
+/**
+ * The embedded backend: SQLite on local disk through better-sqlite3. One process owns the file.
+ * Writes are single SQLite transactions (current state + one history row), watch events are pushed
+ * to in-process watchers right after the commit, and reads at past revisions come from the history
+ * table. Automatic compaction keeps the history bounded (see {@link SqliteStorageOptions}).
+ */
+export class SqliteStorage implements Storage {
+  private readonly db: Database.Database;
+  private readonly hub = new WatchHub();
+  private readonly compactor: PeriodicCompactor | undefined;
+  private readonly batchRevisions: number;
+  private revision: number;
+  private compacted: number;
+  private purging: Promise<void> = Promise.resolve();
+  private readonly batchTx: (run: () => void) => void;
+  private queue: PendingWrite[] = [];
+  private readonly purgeTx: (lo: number, hi: number) => void;
+  private closed = false;
+
+  private readonly stmt: {
+    get: Database.Statement<[Buffer], KvRow>;
+    insertKv: Database.Statement<[Buffer, Buffer, number, number]>;
+    updateKv: Database.Statement<[Buffer, number, Buffer]>;
+    deleteKv: Database.Statement<[Buffer]>;
+    insertHistory: Database.Statement<[number, Buffer, number, Buffer | null, number, number]>;
+    listCurrent: Database.Statement<[Buffer, Buffer, number], KvRow>;
+    countCurrent: Database.Statement<[Buffer, Buffer], { n: number }>;
+    listAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number; limit: number }, KvRow>;
+    countAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number }, { n: number }>;
+    since: Database.Statement<[number, Buffer, Buffer], HistoryRow>;
+    setMeta: Database.Statement<[number, string]>;
+    getMeta: Database.Statement<[string], { value: number }>;
+    purgeSuperseded: Database.Statement<[number, number]>;
+    purgeDeletes: Database.Statement<[number, number]>;
+  };
+
+  /** `path` is a file path, or `:memory:` for a throwaway store. */
+  constructor(path: string, options: SqliteStorageOptions = {}) {
+    this.db = new Database(path);
+    configure(this.db, options.synchronous ?? 'NORMAL');
+    this.batchRevisions = options.compactionBatchRevisions ?? 5000;
+    this.stmt = {
+      get: this.db.prepare('SELECT key, value, create_rev, mod_rev FROM kv WHERE key = ?'),
+      insertKv: this.db.prepare('INSERT INTO kv (key, value, create_rev, mod_rev) VALUES (?, ?, ?, ?)'),
+      updateKv: this.db.prepare('UPDATE kv SET value = ?, mod_rev = ? WHERE key = ?'),
+      deleteKv: this.db.prepare('DELETE FROM kv WHERE key = ?'),
+      insertHistory: this.db.prepare(
+        'INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      listCurrent: this.db.prepare(
+        'SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
+      ),
+      countCurrent: this.db.prepare('SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ?'),
+      listAt: this.db.prepare(`
+        SELECT h.key, h.value, h.create_rev, h.rev AS mod_rev FROM history h
+        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
+          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)
+        ORDER BY h.key LIMIT @limit`),
+      countAt: this.db.prepare(`
+        SELECT COUNT(*) AS n FROM history h
+        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
+          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)`),
+      since: this.db.prepare(`
+        SELECT h.rev, h.key, h.deleted, h.value, h.create_rev, p.value AS prev_value
+        FROM history h LEFT JOIN history p ON h.prev_rev > 0 AND p.rev = h.prev_rev
+        WHERE h.rev > ? AND h.key >= ? AND h.key < ? ORDER BY h.rev`),
+      setMeta: this.db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
+      getMeta: this.db.prepare('SELECT value FROM meta WHERE name = ?'),
+      // Once a revision is compacted, the rows it superseded and the delete rows up to it can no
+      // longer be read; each key's newest live row at the compacted revision stays (it is the
+      // state there). Walking the newly compacted revisions once finds all of them.
+      purgeSuperseded: this.db.prepare(`
+        DELETE FROM history WHERE rev IN (
+          SELECT prev_rev FROM history WHERE rev > ? AND rev <= ? AND prev_rev > 0)`),
+      purgeDeletes: this.db.prepare('DELETE FROM history WHERE rev > ? AND rev <= ? AND deleted = 1'),
+    };
+    // Writes queued in the same turn of the event loop commit as one SQLite transaction (group
+    // commit); each write's current-state change and history row are always in the same one.
+    this.batchTx = this.db.transaction((run: () => void) => run());
+    this.purgeTx = this.db.transaction((lo: number, hi: number) => {
+      this.stmt.purgeSuperseded.run(lo, hi);
+      this.stmt.purgeDeletes.run(lo, hi);
+      this.stmt.setMeta.run(hi, 'purged');
+    });
+    this.compacted = this.meta('compacted');
+    const maxRev =
+      (this.db.prepare('SELECT MAX(rev) AS r FROM history').get() as { r: number | null }).r ?? 0;
+    this.revision = Math.max(maxRev, this.compacted);
+    if (this.meta('purged') < this.compacted) this.startPurge();
+    const interval = options.compactionIntervalMs ?? 60_000;
+    if (interval > 0) {
+      this.compactor = new PeriodicCompactor(this, {
+        intervalMs: interval,
+        retentionMs: options.historyRetentionMs ?? 5 * 60_000,
+        maxRevisions: options.maxHistoryRevisions ?? 2_000_000,
+      });
+    }
+  }
+
+  async get(key: string): Promise<KV | undefined> {
+    this.assertOpen();
+    const row = this.stmt.get.get(Buffer.from(key));
+    return row && toKV(row);
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const revision = options.revision || this.revision;
+    if (revision > this.revision) throw StorageError.futureRevision(revision, this.revision);
+    if (revision < this.compacted) throw StorageError.compacted(revision, this.compacted);
+    const start = rangeStart(prefix, options.startKey);
+    const end = prefixEnd(prefix) ?? KEYSPACE_END;
+    const limit = options.limit && options.limit > 0 ? options.limit : -1;
+    const fetch = limit > 0 ? limit + 1 : -1;
+    const atCurrent = revision === this.revision;
+    const rows = atCurrent
+      ? this.stmt.listCurrent.all(start, end, fetch)
+      : this.stmt.listAt.all({ start, end, rev: revision, limit: fetch });
+    const more = limit > 0 && rows.length > limit;
+    if (more) rows.length = limit;
+    let remaining = 0;
+    if (more) {
+      const total = atCurrent
+        ? this.stmt.countCurrent.get(start, end)!.n
+        : this.stmt.countAt.get({ start, end, rev: revision })!.n;
+      remaining = total - rows.length;
+    }
+    return { items: rows.map(toKV), revision, more, remaining };
+  }
+
+  create(key: string, value: Uint8Array): Promise<KV> {
+    const k = Buffer.from(key);
+    const v = Buffer.from(value);
+    return this.write((rev) => {
+      try {
+        this.stmt.insertKv.run(k, v, rev, rev);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+          throw StorageError.keyExists(key);
+        throw error;
+      }
+      this.stmt.insertHistory.run(rev, k, 0, v, rev, 0);
+      const kv = { key, value: v, modRevision: rev, createRevision: rev };
+      return { kv, event: { type: 'put', ...kv } };
+    });
+  }
+
+  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+    const k = Buffer.from(key);
+    const v = Buffer.from(value);
+    return this.write((rev) => {
+      const prev = this.checked(k, key, expectedModRevision);
+      this.stmt.updateKv.run(v, rev, k);
+      this.stmt.insertHistory.run(rev, k, 0, v, prev.create_rev, prev.mod_rev);
+      const kv = { key, value: v, modRevision: rev, createRevision: prev.create_rev };
+      return { kv, event: { type: 'put', ...kv, prevValue: prev.value } };
+    });
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<KV> {
+    const k = Buffer.from(key);
+    return this.write((rev) => {
+      const prev = this.checked(k, key, expectedModRevision);
+      this.stmt.deleteKv.run(k);
+      this.stmt.insertHistory.run(rev, k, 1, null, prev.create_rev, prev.mod_rev);
+      const kv = { key, value: prev.value, modRevision: rev, createRevision: prev.create_rev };
+      return { kv, event: { type: 'delete', ...kv, prevValue: prev.value } };
+    });
+  }
+
+  async watch(
+    prefix: string,
+    fromRevision: number,
+    onEvent: (event: WatchEvent) => void,
+    onError: (error: Error) => void,
+    options: WatchOptions = {},
+  ): Promise<WatchHandle> {
+    this.assertOpen();
+    if (fromRevision > 0 && fromRevision < this.compacted) {
+      return failedWatch(onError, StorageError.compacted(fromRevision, this.compacted));
+    }
+    const from = fromRevision > 0 ? fromRevision : this.revision;
+    // Reading the backlog and registering happen in one synchronous step: no commit can fall
+    // between them, so the watcher neither misses nor repeats an event.
+    const backlog = from < this.revision ? this.eventsSince(prefix, from) : [];
+    return this.hub.add(prefix, from, onEvent, onError, options, backlog);
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.assertOpen();
+    if (revision > this.revision) throw StorageError.futureRevision(revision, this.revision);
+    if (revision > this.compacted) {
+      this.stmt.setMeta.run(revision, 'compacted');
+      this.compacted = revision;
+      this.startPurge();
+    }
+    await this.purging;
+  }
+
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    return this.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.assertOpen();
+    return this.compacted;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.compactor?.stop();
+    this.flush();
+    this.closed = true;
+    await this.purging;
+    this.hub.failAll(StorageError.unavailable('storage closed'));
+    this.db.close();
+  }
+
+  /**
+   * Queues a write. `apply` runs inside the batch's transaction with the revision it gets; it must
+   * throw a StorageError before changing anything when its precondition fails (that write alone
+   * fails). The promise settles after the commit, and the events are published in revision order.
+   */
+  private write(apply: (revision: number) => Applied): Promise<KV> {
+    if (this.closed) return Promise.reject(StorageError.unavailable('storage closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ apply, resolve, reject });
+      if (this.queue.length === 1) queueMicrotask(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const outcomes: (Applied | StorageError)[] = [];
+    let rev = this.revision;
+    try {
+      this.batchTx(() => {
+        for (const write of batch) {
+          try {
+            outcomes.push(write.apply(rev + 1));
+            rev++;
+          } catch (error) {
+            if (!(error instanceof StorageError)) throw error;
+            outcomes.push(error);
+          }
+        }
+      });
+    } catch (error) {
+      const failure = StorageError.unavailable(`write failed: ${(error as Error).message}`, error);
+      for (const write of batch) write.reject(failure);
+      return;
+    }
+    this.revision = rev;
+    batch.forEach((write, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof StorageError) return write.reject(outcome);
+      this.hub.publish(outcome.event);
+      write.resolve(outcome.kv);
+    });
+  }
+
+  private eventsSince(prefix: string, from: number): WatchEvent[] {
+    const rows = this.stmt.since.all(from, Buffer.from(prefix), prefixEnd(prefix) ?? KEYSPACE_END);
+    return rows.map((row) => {
+      const prevValue = row.prev_value ?? undefined;
+      const event: WatchEvent = {
+        type: row.deleted ? 'delete' : 'put',
+        key: row.key.toString(),
+        value: row.deleted ? (prevValue ?? Buffer.alloc(0)) : row.value!,
+        modRevision: row.rev,
+        createRevision: row.create_rev,
+      };
+      if (prevValue) event.prevValue = prevValue;
+      return event;
+    });
+  }
+
+  /** The live row of `key`, checked against the expected modRevision. */
+  private checked(k: Buffer, key: string, expectedModRevision: number | undefined): KvRow {
+    const current = this.stmt.get.get(k);
+    if (!current) throw StorageError.notFound(key);
+    if (expectedModRevision !== undefined && expectedModRevision !== current.mod_rev) {
+      throw StorageError.conflict(key, toKV(current), expectedModRevision);
+    }
+    return current;
+  }
+
+  /** Removes unreadable history in small steps, yielding to writes between steps. */
+  private startPurge(): void {
+    this.purging = this.purging.then(async () => {
+      let purged = this.meta('purged');
+      while (!this.closed && purged < this.compacted) {
+        const lo = purged;
+        const hi = Math.min(lo + this.batchRevisions, this.compacted);
+        this.purgeTx(lo, hi);
+        purged = hi;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+  }
+
+  private meta(name: string): number {
+    return this.stmt.getMeta.get(name)!.value;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw StorageError.unavailable('storage closed');
+  }
+}
+
+function toKV(row: KvRow): KV {
+  return {
+    key: row.key.toString(),
+    value: row.value,
+    modRevision: row.mod_rev,
+    createRevision: row.create_rev,
+  };
+}

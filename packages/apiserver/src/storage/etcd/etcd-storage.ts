@@ -1,0 +1,346 @@
+import {
+  CompareResult,
+  CompareTarget,
+  Etcd3,
+  type IKeyValue,
+  type IOptions,
+  type IRequestOp,
+  type ITxnResponse,
+  type IWatchResponse,
+  type Watcher,
+} from 'etcd3';
+import { prefixEnd, rangeStart } from '../key-range';
+import { PeriodicCompactor } from '../periodic-compactor';
+import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
+import { StorageError } from '../storage-error';
+import { failedWatch } from '../watch-hub';
+import { fromEtcdError, isEtcdCompacted, isEtcdFutureRevision } from './etcd-errors';
+
+export interface EtcdStorageOptions {
+  /** Client URLs of the cluster members, e.g. `['http://127.0.0.1:2379']`. */
+  endpoints: string[];
+  /**
+   * Compact every interval to the revision seen one interval earlier, as kube-apiserver does.
+   * Default 5 minutes; 0 disables compaction by this client.
+   */
+  compactionIntervalMs?: number;
+  /** Deadline of every unary call (reads, writes, compaction); streams have none. Default 15 s. */
+  requestTimeoutMs?: number;
+  /** Passed to the etcd3 client (TLS credentials, auth, gRPC options, fault handling). */
+  client?: Omit<IOptions, 'hosts'>;
+}
+
+/** etcd's range end for "every key from here on". */
+const KEYSPACE_END = Buffer.from([0]);
+
+/**
+ * The etcd backend. Keys are used as given, `modRevision` is etcd's mod revision, every write is a
+ * transaction comparing the key's mod (or create) revision, and watches use etcd's watch API with
+ * the previous value of each key.
+ *
+ * A write whose connection fails after etcd applied it is retried by the client's fault handling
+ * and may then report `Conflict`/`KeyExists` for its own effect; any `Unavailable` failure of a
+ * write means "outcome unknown", as with any remote store.
+ */
+export class EtcdStorage implements Storage {
+  readonly client: Etcd3;
+  private readonly compactor: PeriodicCompactor | undefined;
+  private readonly watches = new Set<EtcdWatch>();
+  private knownCompacted = 0;
+  private closed = false;
+
+  constructor(options: EtcdStorageOptions) {
+    const timeout = options.requestTimeoutMs ?? 15_000;
+    this.client = new Etcd3({
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+      ...options.client,
+      hosts: options.endpoints,
+    });
+    const interval = options.compactionIntervalMs ?? 5 * 60_000;
+    if (interval > 0) {
+      this.compactor = new PeriodicCompactor(this, { intervalMs: interval, retentionMs: interval });
+    }
+  }
+
+  async get(key: string): Promise<KV | undefined> {
+    this.assertOpen();
+    try {
+      const res = await this.client.kv.range({ key: Buffer.from(key) });
+      return res.kvs.length > 0 ? toKV(res.kvs[0]) : undefined;
+    } catch (error) {
+      throw fromEtcdError(error);
+    }
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const revision = options.revision ?? 0;
+    const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    try {
+      const res = await this.client.kv.range({
+        key: rangeStart(prefix, options.startKey),
+        range_end: prefixEnd(prefix) ?? KEYSPACE_END,
+        limit,
+        revision,
+      });
+      const items = res.kvs.map(toKV);
+      const remaining = Number(res.count) - items.length;
+      return { items, revision: revision || Number(res.header.revision), more: res.more, remaining };
+    } catch (error) {
+      throw fromEtcdError(error, revision, await this.currentRevision().catch(() => 0));
+    }
+  }
+
+  async create(key: string, value: Uint8Array): Promise<KV> {
+    const k = Buffer.from(key);
+    const v = Buffer.from(value);
+    const res = await this.txn(
+      [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
+      { request_put: { key: k, value: v } },
+      { request_range: { key: k } },
+    );
+    if (!res.succeeded) throw StorageError.keyExists(key);
+    const revision = Number(res.header.revision);
+    return { key, value: v, modRevision: revision, createRevision: revision };
+  }
+
+  async update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+    const k = Buffer.from(key);
+    const v = Buffer.from(value);
+    const res = await this.txn(
+      [guard(k, expectedModRevision)],
+      { request_put: { key: k, value: v, prev_kv: true } },
+      { request_range: { key: k } },
+    );
+    if (!res.succeeded) throw failure(key, res, expectedModRevision);
+    const prev = res.responses[0].response_put.prev_kv;
+    const revision = Number(res.header.revision);
+    return { key, value: v, modRevision: revision, createRevision: Number(prev.create_revision) };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KV> {
+    const k = Buffer.from(key);
+    const res = await this.txn(
+      [guard(k, expectedModRevision)],
+      { request_delete_range: { key: k, prev_kv: true } },
+      { request_range: { key: k } },
+    );
+    if (!res.succeeded) throw failure(key, res, expectedModRevision);
+    const prev = res.responses[0].response_delete_range.prev_kvs[0];
+    return {
+      key,
+      value: Buffer.from(prev.value),
+      modRevision: Number(res.header.revision),
+      createRevision: Number(prev.create_revision),
+    };
+  }
+
+  async watch(
+    prefix: string,
+    fromRevision: number,
+    onEvent: (event: WatchEvent) => void,
+    onError: (error: Error) => void,
+    _options: WatchOptions = {},
+  ): Promise<WatchHandle> {
+    this.assertOpen();
+    let from = fromRevision;
+    if (from > 0) {
+      const compacted = await this.probeCompacted(from);
+      if (compacted) return failedWatch(onError, compacted);
+    } else {
+      from = await this.currentRevision();
+    }
+    const watch = new EtcdWatch(this, prefix, from, onEvent, onError, () => this.watches.delete(watch));
+    this.watches.add(watch);
+    await watch.start();
+    return { stop: () => void watch.stop() };
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.assertOpen();
+    try {
+      await this.client.kv.compact({ revision, physical: false });
+    } catch (error) {
+      if (!isEtcdCompacted(error)) throw fromEtcdError(error, revision, await this.currentRevision());
+    }
+    this.knownCompacted = Math.max(this.knownCompacted, revision);
+  }
+
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    try {
+      const res = await this.client.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true });
+      return Number(res.header.revision);
+    } catch (error) {
+      throw fromEtcdError(error);
+    }
+  }
+
+  /**
+   * etcd does not report its compacted revision; it is the lowest revision a read still succeeds
+   * at. Found by bisection between the highest one known here and the current revision.
+   */
+  async compactedRevision(): Promise<number> {
+    let lo = this.knownCompacted;
+    let hi = await this.currentRevision();
+    if (lo === 0 && !(await this.probeCompacted(1))) return 0;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await this.probeCompacted(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.knownCompacted = lo;
+    return lo;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.compactor?.stop();
+    this.closed = true;
+    await Promise.all([...this.watches].map((w) => w.stop()));
+    this.client.close();
+  }
+
+  /** A `Compacted` error when a read at `revision` is refused for compaction, else undefined. */
+  async probeCompacted(revision: number): Promise<StorageError | undefined> {
+    try {
+      await this.client.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true, revision });
+      return undefined;
+    } catch (error) {
+      if (isEtcdFutureRevision(error)) return undefined;
+      if (isEtcdCompacted(error)) return fromEtcdError(error, revision);
+      throw fromEtcdError(error, revision);
+    }
+  }
+
+  private async txn(
+    compare: Parameters<Etcd3['kv']['txn']>[0]['compare'],
+    success: IRequestOp,
+    fail: IRequestOp,
+  ) {
+    this.assertOpen();
+    try {
+      return await this.client.kv.txn({ compare, success: [success], failure: [fail] });
+    } catch (error) {
+      throw fromEtcdError(error);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw StorageError.unavailable('storage closed');
+  }
+}
+
+/**
+ * One etcd watch. The client library reconnects after a member fails; before it does, the watch
+ * is pointed at the revision after the last event delivered here, so the resumed stream neither
+ * repeats nor skips an event.
+ */
+class EtcdWatch {
+  private watcher: Watcher | undefined;
+  private lastRevision: number;
+  private stopped = false;
+
+  constructor(
+    private readonly storage: EtcdStorage,
+    private readonly prefix: string,
+    fromRevision: number,
+    private readonly onEvent: (event: WatchEvent) => void,
+    private readonly onError: (error: Error) => void,
+    private readonly detach: () => void,
+  ) {
+    this.lastRevision = fromRevision;
+  }
+
+  /** Opens the watch; resolves once etcd confirmed it. Listeners are attached before any response. */
+  async start(): Promise<void> {
+    const watcher = this.storage.client
+      .watch()
+      .inRange({ start: Buffer.from(this.prefix), end: prefixEnd(this.prefix) ?? KEYSPACE_END })
+      .startRevision(String(this.lastRevision + 1))
+      .withPreviousKV()
+      .watcher();
+    this.watcher = watcher;
+    const connected = new Promise<void>((resolve) => {
+      watcher.once('connected', () => resolve());
+      watcher.once('error', () => resolve());
+    });
+    watcher.on('data', (res: IWatchResponse) => this.deliver(res));
+    watcher.on('disconnected', () => {
+      (watcher.request as { start_revision?: number }).start_revision = this.lastRevision + 1;
+    });
+    watcher.on('error', (error: Error) => void this.fail(error));
+    await connected;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.detach();
+    await this.watcher?.cancel().catch(() => undefined);
+  }
+
+  private deliver(res: IWatchResponse): void {
+    for (const e of res.events) {
+      if (this.stopped) return;
+      const modRevision = Number(e.kv.mod_revision);
+      if (modRevision <= this.lastRevision) continue;
+      this.lastRevision = modRevision;
+      const prev = e.prev_kv ? Buffer.from(e.prev_kv.value) : undefined;
+      const event: WatchEvent =
+        e.type === 'Delete'
+          ? {
+              type: 'delete',
+              key: e.kv.key.toString(),
+              value: prev ?? Buffer.alloc(0),
+              modRevision,
+              createRevision: e.prev_kv ? Number(e.prev_kv.create_revision) : 0,
+            }
+          : {
+              type: 'put',
+              key: e.kv.key.toString(),
+              value: Buffer.from(e.kv.value),
+              modRevision,
+              createRevision: Number(e.kv.create_revision),
+            };
+      if (prev) event.prevValue = prev;
+      try {
+        this.onEvent(event);
+      } catch (error) {
+        void this.fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+    }
+  }
+
+  /** Ends the watch with a typed error: `Compacted` when etcd dropped the history it needed. */
+  private async fail(cause: Error): Promise<void> {
+    if (this.stopped) return;
+    // etcd already dropped this watcher: nothing to cancel.
+    this.stopped = true;
+    this.detach();
+    const compacted = await this.storage.probeCompacted(this.lastRevision).catch(() => undefined);
+    this.onError(compacted ?? fromEtcdError(cause, this.lastRevision));
+  }
+}
+
+function guard(key: Buffer, expectedModRevision: number | undefined) {
+  return expectedModRevision === undefined
+    ? { key, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
+    : { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision };
+}
+
+function failure(key: string, res: ITxnResponse, expectedModRevision: number | undefined): StorageError {
+  const kvs = res.responses[0].response_range.kvs;
+  if (kvs.length === 0) return StorageError.notFound(key);
+  return StorageError.conflict(key, toKV(kvs[0]), expectedModRevision ?? 0);
+}
+
+function toKV(kv: IKeyValue): KV {
+  return {
+    key: kv.key.toString(),
+    value: Buffer.from(kv.value),
+    modRevision: Number(kv.mod_revision),
+    createRevision: Number(kv.create_revision),
+  };
+}

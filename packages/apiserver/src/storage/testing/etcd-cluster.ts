@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+
+export interface EtcdMember {
+  name: string;
+  clientUrl: string;
+  peerUrl: string;
+  process: ChildProcess;
+}
+
+export interface EtcdClusterOptions {
+  /** 1 or 3 members usually. Default 1. */
+  members?: number;
+  /** The etcd binary. Default `ETCD_BIN` or /usr/bin/etcd. */
+  binary?: string;
+  /** How long to wait for every member to report healthy. Default 30 s. */
+  startTimeoutMs?: number;
+}
+
+/**
+ * Real etcd processes for tests: every member on random free loopback ports with its data in a
+ * fresh temporary directory (under /dev/shm when present, so fsync costs nothing), tuned for quick
+ * elections. `stop()` kills them and removes the data.
+ */
+export class EtcdCluster {
+  readonly members: EtcdMember[] = [];
+  private dataRoot = '';
+
+  private constructor(private readonly binary: string) {}
+
+  static async start(options: EtcdClusterOptions = {}): Promise<EtcdCluster> {
+    const cluster = new EtcdCluster(options.binary ?? process.env.ETCD_BIN ?? '/usr/bin/etcd');
+    try {
+      await cluster.launch(options.members ?? 1, options.startTimeoutMs ?? 30_000);
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** Client URLs of the members that are running. */
+  get endpoints(): string[] {
+    return this.members.filter((m) => isRunning(m.process)).map((m) => m.clientUrl);
+  }
+
+  /** Index of the member that is the raft leader now (from its `etcd_server_is_leader` metric). */
+  async leader(): Promise<number> {
+    for (let i = 0; i < this.members.length; i++) {
+      if (!isRunning(this.members[i].process)) continue;
+      const metrics = await httpGet(`${this.members[i].clientUrl}/metrics`);
+      if (/^etcd_server_is_leader 1$/m.test(metrics ?? '')) return i;
+    }
+    throw new Error('no etcd member is leader');
+  }
+
+  /** Kills one member with SIGKILL and waits for the process to be gone. */
+  async kill(index: number): Promise<void> {
+    const member = this.members[index];
+    if (!isRunning(member.process)) return;
+    const exited = new Promise((resolve) => member.process.once('exit', resolve));
+    member.process.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Kills every member and removes the data directory. */
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((_, i) => this.kill(i)));
+    if (this.dataRoot) rmSync(this.dataRoot, { recursive: true, force: true });
+  }
+
+  private async launch(count: number, timeoutMs: number): Promise<void> {
+    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    this.dataRoot = mkdtempSync(join(base, 'orch-etcd-'));
+    const specs: { name: string; clientUrl: string; peerUrl: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      specs.push({
+        name: `m${i}`,
+        clientUrl: `http://127.0.0.1:${await freePort()}`,
+        peerUrl: `http://127.0.0.1:${await freePort()}`,
+      });
+    }
+    const initialCluster = specs.map((s) => `${s.name}=${s.peerUrl}`).join(',');
+    for (const spec of specs) {
+      const child = spawn(
+        this.binary,
+        [
+          `--name=${spec.name}`,
+          `--data-dir=${join(this.dataRoot, spec.name)}`,
+          `--listen-client-urls=${spec.clientUrl}`,
+          `--advertise-client-urls=${spec.clientUrl}`,
+          `--listen-peer-urls=${spec.peerUrl}`,
+          `--initial-advertise-peer-urls=${spec.peerUrl}`,
+          `--initial-cluster=${initialCluster}`,
+          '--initial-cluster-state=new',
+          `--initial-cluster-token=${this.dataRoot}`,
+          '--heartbeat-interval=50',
+          '--election-timeout=500',
+          '--snapshot-count=5000',
+          '--logger=zap',
+          '--log-outputs=stderr',
+          '--log-level=error',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-4000);
+      });
+      child.once('exit', (code) => {
+        if (code !== null && code !== 0)
+          process.stderr.write(`etcd ${spec.name} exited ${code}: ${stderr}\n`);
+      });
+      this.members.push({ ...spec, process: child });
+    }
+    const deadline = Date.now() + timeoutMs;
+    for (const member of this.members) await waitHealthy(member, deadline);
+  }
+}
+
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+async function waitHealthy(member: EtcdMember, deadline: number): Promise<void> {
+  for (;;) {
+    if (!isRunning(member.process)) throw new Error(`etcd member ${member.name} exited during start`);
+    if (await healthy(member.clientUrl)) return;
+    if (Date.now() > deadline) throw new Error(`etcd member ${member.name} not healthy in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function healthy(clientUrl: string): Promise<boolean> {
+  return /"health":\s*"true"/.test((await httpGet(`${clientUrl}/health`)) ?? '');
+}
+
+/** GET on a fresh connection (no keep-alive, so nothing lingers after the test); undefined on failure. */
+function httpGet(url: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = get(url, { agent: false, timeout: 1000 }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve(body));
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+  });
+}

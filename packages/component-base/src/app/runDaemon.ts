@@ -1,0 +1,202 @@
+import type { EventEmitter } from 'node:events';
+import { Registry } from 'prom-client';
+import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
+import { FeatureGate } from '../featuregate/featureGate';
+import { Logger } from '../logs/logger';
+import { loggingOptionsFromFlags } from '../logs/loggingOptions';
+import { applyConfigFile, writeConfigFile } from '../options/configFile';
+import { FlagError } from '../options/flagError';
+import type { FlagSetSpec } from '../options/flagSpec';
+import { formatHelp } from '../options/helpText';
+import { parseFlags } from '../options/parseFlags';
+import type { ParsedFlags } from '../options/parsedFlags';
+import { validateFlags, type FlagValidator } from '../options/validateFlags';
+import type { Authenticate, Authorize } from '../server/delegatedAuth';
+import { HealthChecks } from '../server/healthChecks';
+import { SecureServer } from '../server/secureServer';
+import { secureServingOptionsFromFlags } from '../server/secureServingOptions';
+import { version, versionText } from '../version/version';
+import { errorMessage } from '../errorMessage';
+
+/** What a running daemon gets. */
+export interface DaemonContext<C> {
+  name: string;
+  flags: ParsedFlags;
+  config: C;
+  featureGates: FeatureGate;
+  logger: Logger;
+  health: HealthChecks;
+  metrics: Registry;
+  /** Undefined when --secure-port is 0. */
+  server: SecureServer | undefined;
+}
+
+/** What a daemon's run may hand back so it can be stopped on SIGTERM/SIGINT. */
+export interface DaemonHandle {
+  stop?(): void | Promise<void>;
+}
+
+/** A daemon: its flags, checks, configuration and main function. */
+export interface DaemonSpec<C> {
+  /** Command name, e.g. `orch-scheduler`; also the generated certificate's file name. */
+  name: string;
+  description?: string;
+  flagSets: FlagSetSpec[];
+  /** Validation rules (e.g. `daemonValidators('scheduler')`); every problem is reported together. */
+  validators?: FlagValidator[];
+  /** Builds the configuration served at /configz and passed to run; defaults to the flag values. */
+  buildConfig?: (flags: ParsedFlags, featureGates: FeatureGate) => C;
+  run(ctx: DaemonContext<C>): void | DaemonHandle | Promise<void | DaemonHandle>;
+  /** Replaces the default authenticator (client certificate or anonymous). */
+  authenticate?: Authenticate;
+  /** Replaces the default authorizer (forbid all but the always-allow paths). */
+  authorize?: Authorize;
+}
+
+/** Where the runner reads and writes; defaults to the real process. */
+export interface RunEnvironment {
+  argv?: readonly string[];
+  stdout?: { write(text: string): unknown };
+  stderr?: { write(text: string): unknown };
+  exit?: (code: number) => void;
+  /** Emits SIGTERM/SIGINT; defaults to `process`. */
+  signals?: EventEmitter;
+}
+
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** Paths Kubernetes always allows besides /healthz when the flag keeps its default. */
+const DEFAULT_HEALTH_PATHS = ['/readyz', '/livez'];
+
+/**
+ * Runs a daemon: parse flags, --help/--version, config file, validation, logging, secure serving,
+ * then `run`; on SIGTERM/SIGINT stops the daemon and the server and exits 0. Resolves with the exit
+ * status it passed to `exit`. User mistakes are reported as messages, never stack traces.
+ */
+export async function runDaemon<C = Record<string, unknown>>(
+  spec: DaemonSpec<C>,
+  env: RunEnvironment = {},
+): Promise<number> {
+  const stdout = env.stdout ?? process.stdout;
+  const stderr = env.stderr ?? process.stderr;
+  const exit = env.exit ?? ((code: number) => process.exit(code));
+  const finish = (code: number): number => {
+    exit(code);
+    return code;
+  };
+  const fail = (messages: string[]): number => {
+    for (const message of messages) stderr.write(`Error: ${message}\n`);
+    stderr.write(`Run '${spec.name} --help' for usage.\n`);
+    return finish(1);
+  };
+
+  let flags: ParsedFlags;
+  try {
+    const parsed = parseFlags(env.argv ?? process.argv.slice(2), spec.flagSets, spec.name);
+    flags = parsed.flags;
+    if (flags.has('help') && flags.bool('help')) {
+      stdout.write(formatHelp(spec.name, spec.description ?? '', spec.flagSets));
+      return finish(0);
+    }
+    if (flags.has('version') && flags.value('version') !== 'false') {
+      stdout.write(versionText(String(flags.value('version'))));
+      return finish(0);
+    }
+    for (const warning of parsed.warnings) stderr.write(`${warning}\n`);
+    if (flags.has('config') && flags.string('config') !== '') applyConfigFile(flags, flags.string('config'));
+  } catch (err) {
+    if (err instanceof FlagError) return fail([err.message]);
+    throw err;
+  }
+
+  const problems = validateFlags(flags, spec.validators ?? []);
+  if (problems.length > 0) return fail(problems);
+
+  const featureGates = new FeatureGate(DEFAULT_FEATURE_GATES);
+  if (flags.has('feature-gates')) featureGates.set(flags.get('feature-gates', 'mapStringBool'));
+  const logger = new Logger(flags.has('logtostderr') ? loggingOptionsFromFlags(flags) : {}, {
+    stderr,
+    program: spec.name,
+  });
+  const verbose = logger.v(1);
+  if (verbose.enabled) {
+    const names = flags.allSpecs().map((s) => s.name);
+    for (const name of names.sort()) verbose.info(`FLAG: --${name}=${JSON.stringify(flags.format(name))}`);
+  }
+
+  if (flags.has('write-config-to') && flags.string('write-config-to') !== '') {
+    writeConfigFile(flags, flags.string('write-config-to'));
+    logger.info(`Wrote configuration to: ${flags.string('write-config-to')}`);
+    logger.close();
+    return finish(0);
+  }
+
+  const health = new HealthChecks();
+  const metrics = new Registry();
+  let server: SecureServer | undefined;
+  let handle: void | DaemonHandle;
+  try {
+    const config = spec.buildConfig ? spec.buildConfig(flags, featureGates) : (flags.toObject() as C);
+    logger.info(`Version: ${version.gitVersion}`);
+    if (flags.has('secure-port') && flags.number('secure-port') > 0) {
+      const allow = flags.strings('authorization-always-allow-paths');
+      server = new SecureServer({
+        serving: secureServingOptionsFromFlags(flags, spec.name),
+        logger,
+        authenticate: spec.authenticate,
+        authorize: spec.authorize,
+        alwaysAllowPaths: flags.changed('authorization-always-allow-paths')
+          ? allow
+          : [...allow, ...DEFAULT_HEALTH_PATHS],
+        health,
+        metrics,
+        configz: () => config,
+        profiling: flags.has('profiling') && flags.bool('profiling'),
+      });
+      await server.start();
+      if (!spec.authorize && flags.string('authorization-kubeconfig') !== '') {
+        logger.warning(
+          'delegated authorization is not available yet: requests outside --authorization-always-allow-paths are forbidden',
+        );
+      }
+    }
+    handle = await spec.run({
+      name: spec.name,
+      flags,
+      config,
+      featureGates,
+      logger,
+      health,
+      metrics,
+      server,
+    });
+  } catch (err) {
+    logger.error(err instanceof FlagError ? err.message : `${spec.name} failed: ${errorMessage(err)}`);
+    await server?.close();
+    logger.close();
+    return finish(1);
+  }
+
+  const signals = env.signals ?? process;
+  const signal = await new Promise<string>((resolve) => {
+    const listeners = SHUTDOWN_SIGNALS.map((name) => {
+      const listener = (): void => {
+        for (const [n, l] of listeners) signals.off(n, l);
+        resolve(name);
+      };
+      signals.on(name, listener);
+      return [name, listener] as const;
+    });
+  });
+  logger.info(`Received ${signal}, shutting down`);
+  let code = 0;
+  try {
+    await handle?.stop?.();
+  } catch (err) {
+    logger.error(`stopping ${spec.name} failed: ${errorMessage(err)}`);
+    code = 1;
+  }
+  await server?.close();
+  logger.close();
+  return finish(code);
+}

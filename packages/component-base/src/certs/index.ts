@@ -1,0 +1,2 @@
+export * from './pki';
+export * from './kubeconfig-file';

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import type { ServerOptions } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
+import { ensureSelfSignedCertKey, generateSelfSignedCertKey, type CertKeyPair } from './selfSignedCert';
+import type { SecureServingOptions } from './secureServingOptions';
+import { SniSelector } from './sniSelector';
+import { opensslCipherList, tlsMinVersion } from './tlsSettings';
+
+function readPair(certFile: string, keyFile: string): CertKeyPair {
+  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+}
+
+/** The public address used in a generated certificate. */
+function publicHost(bindAddress: string): string {
+  return bindAddress === '' || bindAddress === '0.0.0.0' || bindAddress === '::' ? 'localhost' : bindAddress;
+}
+
+/** The default serving pair: the given files, else one reused from or saved to certDir, else in memory. */
+export function servingCertKey(options: SecureServingOptions): CertKeyPair {
+  if (options.certFile !== '' && options.keyFile !== '') return readPair(options.certFile, options.keyFile);
+  const host = publicHost(options.bindAddress);
+  if (options.certDir !== '') return ensureSelfSignedCertKey(options.certDir, options.pairName, host);
+  return generateSelfSignedCertKey(host);
+}
+
+/** Node https options for the secure serving options: certificate, SNI, minimum version, ciphers, client CA. */
+export function tlsServerOptions(options: SecureServingOptions): ServerOptions {
+  const minVersion = tlsMinVersion(options.minVersion);
+  const ciphers = opensslCipherList(options.cipherSuites);
+  const tuning = { ...(minVersion ? { minVersion } : {}), ...(ciphers ? { ciphers } : {}) };
+  const pair = servingCertKey(options);
+  const sni = options.sniCertKeys.map((n) => ({ ...readPair(n.certFile, n.keyFile), names: n.names }));
+  const selector = new SniSelector(sni);
+  const contexts: SecureContext[] = sni.map((c) =>
+    createSecureContext({ cert: c.cert, key: c.key, ...tuning }),
+  );
+  const result: ServerOptions = { cert: pair.cert, key: pair.key, ...tuning };
+  if (sni.length > 0) {
+    result.SNICallback = (serverName, done) => {
+      const index = selector.select(serverName);
+      done(null, index === undefined ? undefined : contexts[index]);
+    };
+  }
+  if (options.clientCAFile !== '') {
+    result.ca = readFileSync(options.clientCAFile, 'utf8');
+    result.requestCert = true;
+    result.rejectUnauthorized = false;
+  }
+  return result;
+}
