@@ -1,7 +1,16 @@
 /** @type {import('jest').Config} */
 const path = require('path');
 
-const packages = ['api', 'client', 'component-base', 'apiserver', 'scheduler', 'controller-manager', 'cloud-controller-manager', 'node-agent'];
+const packages = [
+  'api',
+  'client',
+  'component-base',
+  'apiserver',
+  'scheduler',
+  'controller-manager',
+  'cloud-controller-manager',
+  'node-agent',
+];
 
 module.exports = {
   testEnvironment: 'node',

@@ -9,7 +9,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const https = require('node:https');
 const path = require('node:path');
-const { ensurePKI } = require('./lib/pki');
+const { ensureClusterPKI } = require('../packages/component-base/dist');
 
 const root = path.resolve(__dirname, '..');
 
@@ -27,7 +27,13 @@ Options:
 }
 
 function parseArgs(argv) {
-  const opts = { dataDir: path.join(root, '.orch'), nodes: 3, storageBackend: 'embedded', etcdServers: '', port: 6443 };
+  const opts = {
+    dataDir: path.join(root, '.orch'),
+    nodes: 3,
+    storageBackend: 'embedded',
+    etcdServers: '',
+    port: 6443,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => (inline !== undefined ? inline : argv[++i]);
@@ -59,9 +65,12 @@ function parseArgs(argv) {
     }
   }
   if (!Number.isInteger(opts.nodes) || opts.nodes < 0) fail('--nodes must be a non-negative integer');
-  if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535) fail('--port must be between 1 and 65535');
-  if (!['embedded', 'etcd3'].includes(opts.storageBackend)) fail('--storage-backend must be embedded or etcd3');
-  if (opts.storageBackend === 'etcd3' && !opts.etcdServers) fail('--etcd-servers is required with --storage-backend etcd3');
+  if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535)
+    fail('--port must be between 1 and 65535');
+  if (!['embedded', 'etcd3'].includes(opts.storageBackend))
+    fail('--storage-backend must be embedded or etcd3');
+  if (opts.storageBackend === 'etcd3' && !opts.etcdServers)
+    fail('--etcd-servers is required with --storage-backend etcd3');
   return opts;
 }
 
@@ -99,14 +108,30 @@ function daemons(opts, pki) {
     `--cert-dir=${path.join(opts.dataDir, 'pki', name)}`,
   ];
   return [
-    { name: 'orch-apiserver', bin: bin('apiserver', 'orch-apiserver'), args: apiserverArgs, ready: `https://127.0.0.1:${opts.port}/readyz` },
+    {
+      name: 'orch-apiserver',
+      bin: bin('apiserver', 'orch-apiserver'),
+      args: apiserverArgs,
+      ready: `https://127.0.0.1:${opts.port}/readyz`,
+    },
     {
       name: 'orch-controller-manager',
       bin: bin('controller-manager', 'orch-controller-manager'),
-      args: [...daemonArgs('controller-manager', 10257), `--service-account-private-key-file=${pki.files.serviceAccountKey}`, `--root-ca-file=${pki.files.caCert}`, `--cluster-signing-cert-file=${pki.files.caCert}`, `--cluster-signing-key-file=${pki.files.caKey}`],
+      args: [
+        ...daemonArgs('controller-manager', 10257),
+        `--service-account-private-key-file=${pki.files.serviceAccountKey}`,
+        `--root-ca-file=${pki.files.caCert}`,
+        `--cluster-signing-cert-file=${pki.files.caCert}`,
+        `--cluster-signing-key-file=${pki.files.caKey}`,
+      ],
       ready: 'https://127.0.0.1:10257/healthz',
     },
-    { name: 'orch-scheduler', bin: bin('scheduler', 'orch-scheduler'), args: daemonArgs('scheduler', 10259), ready: 'https://127.0.0.1:10259/healthz' },
+    {
+      name: 'orch-scheduler',
+      bin: bin('scheduler', 'orch-scheduler'),
+      args: daemonArgs('scheduler', 10259),
+      ready: 'https://127.0.0.1:10259/healthz',
+    },
     {
       name: 'orch-node-agent',
       bin: bin('node-agent', 'orch-node-agent'),
@@ -118,10 +143,14 @@ function daemons(opts, pki) {
 
 function probe(url, pki) {
   return new Promise((resolve) => {
-    const req = https.get(url, { ca: pki.ca, cert: pki.admin.cert, key: pki.admin.key, rejectUnauthorized: false, timeout: 1000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
+    const req = https.get(
+      url,
+      { ca: pki.ca, cert: pki.admin.cert, key: pki.admin.key, rejectUnauthorized: false, timeout: 1000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
     req.on('error', () => resolve(false));
     req.on('timeout', () => req.destroy());
   });
@@ -142,7 +171,7 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
   fs.mkdirSync(path.join(opts.dataDir, 'logs'), { recursive: true });
-  const pki = ensurePKI(opts.dataDir, `https://127.0.0.1:${opts.port}`);
+  const pki = ensureClusterPKI(opts.dataDir, `https://127.0.0.1:${opts.port}`);
   console.log(`orch: data directory ${opts.dataDir}${pki.created ? ' (new cluster)' : ''}`);
   const children = [];
   let stopping = false;
@@ -155,7 +184,9 @@ async function main() {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     }, 10_000);
     deadline.unref();
-    Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+    Promise.all(
+      children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r)))),
+    ).then(() => process.exit(code));
   };
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
@@ -173,7 +204,10 @@ async function main() {
     if (!(await waitReady(daemon, pki, child, started))) return;
   }
   console.log(`\norch is running (${((Date.now() - started) / 1000).toFixed(2)}s). Try:\n`);
-  console.log(`  kubectl --kubeconfig ${path.relative(process.cwd(), pki.kubeconfigs.admin) || pki.kubeconfigs.admin} get namespaces\n`);
+  const rel = path.relative(process.cwd(), pki.kubeconfigs.admin);
+  console.log(
+    `  kubectl --kubeconfig ${rel.startsWith('..') ? pki.kubeconfigs.admin : rel} get namespaces\n`,
+  );
   console.log('Logs are in ' + path.join(opts.dataDir, 'logs') + '. Press Ctrl-C to stop.');
 }
 

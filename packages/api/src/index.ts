@@ -9,5 +9,11 @@ export * from './protobuf';
 export * from './util';
 export * as fieldErrors from './validation/field-error';
 export type { FieldError, FieldErrorType } from './validation/field-error';
-export { compileKind, parseStrictJSON, invalidStatus, type CompiledKind, type StrictJSONResult } from './validation';
+export {
+  compileKind,
+  parseStrictJSON,
+  invalidStatus,
+  type CompiledKind,
+  type StrictJSONResult,
+} from './validation';
 export { compileDefaults } from './defaulting';

@@ -10,11 +10,17 @@ export * from './kubeconfig/FileTokenSource';
 export * from './rest/RestConfig';
 export * from './rest/RestClient';
 export * from './rest/Request';
-export * from './rest/ResourceClient';
 export * from './rest/Codec';
+export * from './rest/ProtobufWireCodec';
+export * from './rest/defaultCodecRegistry';
 export * from './rest/StatusError';
 export * from './rest/TokenBucket';
 export * from './rest/userAgent';
+
+export * from './typed/options';
+export * from './typed/TypedClient';
+export * from './typed/clientFor';
+export * from './typed/Clientset';
 
 export * from './watch/Framer';
 export * from './watch/WatchStream';
@@ -23,7 +29,6 @@ export * from './cache/keyFunc';
 export * from './cache/Store';
 export * from './cache/Indexer';
 export * from './cache/Lister';
-export * from './cache/labelSelectors';
 export * from './cache/ListerWatcher';
 export * from './cache/Reflector';
 export * from './cache/SharedIndexInformer';

@@ -1,83 +1,32 @@
+import type { ListMeta, ObjectMeta } from '@orch/api';
+
 /**
- * Minimal structural types for the objects the client handles. They mirror the Kubernetes
- * meta/v1 shapes closely enough that the full @orch/api types can replace them later.
+ * The object shapes the generic machinery (REST client, informers, work queues) handles. Metadata,
+ * list metadata and Status are the @orch/api types; the kind-specific rest of an object is open.
  */
-
-export interface OwnerReferenceLike {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMetaLike {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReferenceLike[];
-  finalizers?: string[];
-}
 
 /** Any API object: apiVersion/kind plus metadata; the rest is kind-specific. */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: ObjectMetaLike;
+  metadata?: ObjectMeta;
   [field: string]: unknown;
 }
 
-export interface ListMetaLike {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-  selfLink?: string;
-}
-
+/** A list of objects (`<Kind>List`). */
 export interface KubeList<T = KubeObject> {
   apiVersion?: string;
   kind?: string;
-  metadata?: ListMetaLike;
+  metadata?: ListMeta;
   items: T[];
-}
-
-export interface StatusCauseLike {
-  type?: string;
-  message?: string;
-  field?: string;
-}
-
-export interface StatusDetailsLike {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCauseLike[];
-  retryAfterSeconds?: number;
-}
-
-export interface StatusLike {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ListMetaLike;
-  status?: string;
-  message?: string;
-  reason?: string;
-  details?: StatusDetailsLike;
-  code?: number;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/** One event of a watch stream. For ERROR the object is a Status. */
+/**
+ * One decoded event of a watch stream (the meta/v1 WatchEvent with its object decoded). For ERROR
+ * the object is a Status.
+ */
 export interface WatchEvent<T = KubeObject> {
   type: WatchEventType;
   object: T;
@@ -91,11 +40,4 @@ export interface ResourceDescriptor {
   /** Plural lower-case resource name, e.g. "deployments". */
   resource: string;
   namespaced: boolean;
-}
-
-/** Pluggable label selector: @orch/api selectors satisfy this shape. */
-export interface LabelSelectorLike {
-  matches(labels: Record<string, string>): boolean;
-  /** Text form sent as the labelSelector query parameter, when the selector has one. */
-  toString(): string;
 }

@@ -134,3 +134,6 @@ export {
   type DaemonSpec,
   type RunEnvironment,
 } from './app/runDaemon';
+
+// Certificates and kubeconfigs for clusters.
+export * from './certs';

@@ -1,1 +1,1 @@
-export {};
+export { ReplicaSetController, podFromTemplate } from './replicaset/ReplicaSetController';

@@ -17,6 +17,7 @@ type NodeDefaulter = (value: unknown) => void;
 
 interface ConstantDefault {
   key: string;
+  value: unknown;
   make: () => unknown;
 }
 
@@ -29,13 +30,62 @@ function cloneDeep(value: unknown): unknown {
 }
 
 function constant(key: string, value: unknown): ConstantDefault {
-  if (typeof value !== 'object' || value === null) return { key, make: () => value };
+  if (typeof value !== 'object' || value === null) return { key, value, make: () => value };
   const frozen = cloneDeep(value);
-  return { key, make: () => cloneDeep(frozen) };
+  return { key, value, make: () => cloneDeep(frozen) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Hook = ((value: Record<string, unknown>) => void) | undefined;
+
+function isLiteral(value: unknown): value is string | number | boolean {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/**
+ * The defaulter of one struct, generated so each field is read and set by its literal name (property
+ * accesses cached per object shape rather than lookups by computed key). Only JSON literals of field
+ * names and of scalar default values, and indices, are written into the source.
+ */
+function generateDefaulter(
+  constants: readonly ConstantDefault[],
+  hook: Hook,
+  keys: readonly string[],
+  fns: readonly NodeDefaulter[],
+): NodeDefaulter {
+  const lines = [
+    'return function defaults(value) {',
+    "if (typeof value !== 'object' || value === null || Array.isArray(value)) return;",
+  ];
+  constants.forEach((c, i) => {
+    const prop = `value[${JSON.stringify(c.key)}]`;
+    const made = isLiteral(c.value) ? JSON.stringify(c.value) : `make[${i}]()`;
+    lines.push(`if (${prop} === undefined) ${prop} = ${made};`);
+  });
+  if (hook !== undefined) lines.push('hook(value);');
+  lines.push('let v;');
+  keys.forEach((k, i) => {
+    lines.push(`v = value[${JSON.stringify(k)}]; if (v !== undefined) f${i}(v);`);
+  });
+  lines.push('};');
+  const decls = keys.map((_, i) => `const f${i} = fns[${i}];`);
+  const make = new Function('fns', 'make', 'hook', [...decls, ...lines].join('\n')) as (
+    f: readonly NodeDefaulter[],
+    m: readonly (() => unknown)[],
+    h: Hook,
+  ) => NodeDefaulter;
+  return make(
+    fns,
+    constants.map((c) => c.make),
+    hook,
+  );
 }
 
 class DefaultsCompiler {
@@ -94,19 +144,7 @@ class DefaultsCompiler {
       this.structs.set(id, null);
       return undefined;
     }
-    const n = fns.length;
-    const defaulter: NodeDefaulter = (value) => {
-      if (!isObject(value)) return;
-      for (let i = 0; i < constants.length; i++) {
-        const c = constants[i]!;
-        if (value[c.key] === undefined) value[c.key] = c.make();
-      }
-      if (hook !== undefined) hook(value);
-      for (let i = 0; i < n; i++) {
-        const v = value[keys[i]!];
-        if (v !== undefined) fns[i]!(v);
-      }
-    };
+    const defaulter = generateDefaulter(constants, hook, keys, fns);
     this.structs.set(id, defaulter);
     return defaulter;
   }

@@ -11,14 +11,19 @@ export const OwnerReferenceSchema = struct(meta('OwnerReference'), {
   controller: bool({ proto: 6, description: 'If true, this reference points to the managing controller.' }),
   blockOwnerDeletion: bool({
     proto: 7,
-    description: 'If true, the owner cannot be deleted from the key-value store until this reference is removed.',
+    description:
+      'If true, the owner cannot be deleted from the key-value store until this reference is removed.',
   }),
 });
 export type OwnerReference = Static<typeof OwnerReferenceSchema>;
 
 export const ManagedFieldsEntrySchema = struct(meta('ManagedFieldsEntry'), {
   manager: str({ proto: 1, description: 'Identifier of the workflow managing these fields.' }),
-  operation: str({ proto: 2, enum: ['Apply', 'Update'], description: 'The type of operation: Apply or Update.' }),
+  operation: str({
+    proto: 2,
+    enum: ['Apply', 'Update'],
+    description: 'The type of operation: Apply or Update.',
+  }),
   apiVersion: str({ proto: 3, description: 'Version of the resource this field set applies to.' }),
   time: time({ proto: 4, description: 'When the entry was recorded.' }),
   fieldsType: str({ proto: 6, description: 'Format of the fields field; only FieldsV1.' }),
@@ -29,19 +34,31 @@ export type ManagedFieldsEntry = Static<typeof ManagedFieldsEntrySchema>;
 
 export const ObjectMetaSchema = struct(meta('ObjectMeta'), {
   name: str({ proto: 1, description: 'Name must be unique within a namespace.' }),
-  generateName: str({ proto: 2, description: 'Optional prefix used by the server to generate a unique name.' }),
-  namespace: str({ proto: 3, description: 'Namespace defines the space within which each name must be unique.' }),
+  generateName: str({
+    proto: 2,
+    description: 'Optional prefix used by the server to generate a unique name.',
+  }),
+  namespace: str({
+    proto: 3,
+    description: 'Namespace defines the space within which each name must be unique.',
+  }),
   selfLink: str({ proto: 4, description: 'Deprecated link to this object.' }),
   uid: str({ proto: 5, description: 'Unique in time and space value for this object.' }),
   resourceVersion: str({ proto: 6, description: 'Opaque value of the internal version of this object.' }),
-  generation: int64({ proto: 7, description: 'A sequence number representing a specific generation of the desired state.' }),
+  generation: int64({
+    proto: 7,
+    description: 'A sequence number representing a specific generation of the desired state.',
+  }),
   creationTimestamp: time({ proto: 8, description: 'When this object was created.' }),
   deletionTimestamp: time({ proto: 9, description: 'When this resource will be deleted.' }),
   deletionGracePeriodSeconds: int64({
     proto: 10,
     description: 'Seconds allowed for this object to gracefully terminate before it is removed.',
   }),
-  labels: stringMap({ proto: 11, description: 'Map of string keys and values to organize and categorize objects.' }),
+  labels: stringMap({
+    proto: 11,
+    description: 'Map of string keys and values to organize and categorize objects.',
+  }),
   annotations: stringMap({ proto: 12, description: 'Unstructured key value map of arbitrary metadata.' }),
   ownerReferences: list(OwnerReferenceSchema, {
     proto: 13,

@@ -37,8 +37,16 @@ const q = (name: string, type: string, description: string): Param => ({
 /** Query parameters of doc 1, by operation. */
 const params = {
   pretty: q('pretty', 'string', "If 'true', then the output is pretty printed."),
-  dryRun: q('dryRun', 'string', 'When present, indicates that modifications should not be persisted. Valid value: All.'),
-  fieldManager: q('fieldManager', 'string', 'Name of the actor making the change; at most 128 printable characters.'),
+  dryRun: q(
+    'dryRun',
+    'string',
+    'When present, indicates that modifications should not be persisted. Valid value: All.',
+  ),
+  fieldManager: q(
+    'fieldManager',
+    'string',
+    'Name of the actor making the change; at most 128 printable characters.',
+  ),
   fieldValidation: q(
     'fieldValidation',
     'string',
@@ -53,7 +61,11 @@ const params = {
   fieldSelector: q('fieldSelector', 'string', 'Restrict results by their fields.'),
   labelSelector: q('labelSelector', 'string', 'Restrict results by their labels.'),
   limit: q('limit', 'integer', 'Maximum number of items in one chunk.'),
-  resourceVersion: q('resourceVersion', 'string', 'Constrains the resource versions a request may be served from.'),
+  resourceVersion: q(
+    'resourceVersion',
+    'string',
+    'Constrains the resource versions a request may be served from.',
+  ),
   resourceVersionMatch: q('resourceVersionMatch', 'string', 'How resourceVersion applies to list calls.'),
   timeoutSeconds: q('timeoutSeconds', 'integer', 'Timeout of the list or watch call.'),
   watch: q('watch', 'boolean', 'Watch for changes to the described resources.'),
@@ -69,7 +81,12 @@ const listParams = [
   params.timeoutSeconds,
   params.watch,
 ];
-const deleteParams = [params.dryRun, params.gracePeriodSeconds, params.orphanDependents, params.propagationPolicy];
+const deleteParams = [
+  params.dryRun,
+  params.gracePeriodSeconds,
+  params.orphanDependents,
+  params.propagationPolicy,
+];
 const writeParams = [params.dryRun, params.fieldManager, params.fieldValidation];
 const pathParam = (name: string, description: string): Param => ({
   name,
@@ -85,7 +102,10 @@ function pathPrefix(group: string, version: string): string {
 }
 
 function operationGroup(group: string, version: string): string {
-  const g = group === '' ? 'core' : group.replace(/\.k8s\.io$/, '').replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
+  const g =
+    group === ''
+      ? 'core'
+      : group.replace(/\.k8s\.io$/, '').replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
   return `${g}${version.charAt(0).toUpperCase()}${version.slice(1)}`;
 }
 
@@ -96,7 +116,8 @@ export class OpenAPIBuilder {
 
   constructor(private readonly dialect: OpenAPIDialect) {
     this.converter = new SchemaConverter(dialect);
-    for (const s of [StatusSchema, DeleteOptionsSchema, WatchEventSchema, ListMetaSchema]) this.converter.define(s);
+    for (const s of [StatusSchema, DeleteOptionsSchema, WatchEventSchema, ListMetaSchema])
+      this.converter.define(s);
   }
 
   /** Adds a resource's definitions and paths. */
@@ -113,11 +134,18 @@ export class OpenAPIBuilder {
         required: ['items'],
         properties: {
           apiVersion: { type: 'string', description: 'Versioned schema of this representation.' },
-          items: { type: 'array', items: this.converter.ref(rootName), description: `List of ${decl.plural}.` },
+          items: {
+            type: 'array',
+            items: this.converter.ref(rootName),
+            description: `List of ${decl.plural}.`,
+          },
           kind: { type: 'string', description: 'Kind of this representation.' },
-          metadata: this.converter.ref(ListMetaSchema[OrchKeyword.name as keyof typeof ListMetaSchema] as string, {
-            description: 'Standard list metadata.',
-          }),
+          metadata: this.converter.ref(
+            ListMetaSchema[OrchKeyword.name as keyof typeof ListMetaSchema] as string,
+            {
+              description: 'Standard list metadata.',
+            },
+          ),
         },
         'x-kubernetes-group-version-kind': [{ group, kind: decl.listKind ?? `${kind}List`, version }],
       };
@@ -139,12 +167,16 @@ export class OpenAPIBuilder {
   private addPaths(mapping: RESTMapping, rootName: string, listName: string): void {
     const decl = mapping.declaration;
     const { group, version, kind } = mapping.gvk;
-    const verbs = new Set(decl.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    const verbs = new Set(
+      decl.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    );
     const prefix = pathPrefix(group, version);
     const opGroup = operationGroup(group, version);
     const gvk = { group, kind, version };
     const nsPart = decl.namespaced ? '/namespaces/{namespace}' : '';
-    const nsParams = decl.namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : [];
+    const nsParams = decl.namespaced
+      ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')]
+      : [];
     const scopeWord = decl.namespaced ? 'Namespaced' : '';
     const ref = (name: string): OpenAPISchema => this.converter.ref(name);
     const statusRef = ref('io.k8s.apimachinery.pkg.apis.meta.v1.Status');
@@ -166,12 +198,22 @@ export class OpenAPIBuilder {
       };
       const ps: Param[] = [...extraParams];
       if (this.dialect === 'v2') {
-        if (body) ps.unshift({ name: 'body', in: 'body', required: true, description: '', ...{ schema: body } } as Param);
+        if (body)
+          ps.unshift({
+            name: 'body',
+            in: 'body',
+            required: true,
+            description: '',
+            ...{ schema: body },
+          } as Param);
         o.parameters = ps;
         o.consumes = consumes ?? ['*/*'];
         o.produces = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
         o.schemes = ['https'];
-        o.responses = { '200': { description: 'OK', schema: response }, '401': { description: 'Unauthorized' } };
+        o.responses = {
+          '200': { description: 'OK', schema: response },
+          '401': { description: 'Unauthorized' },
+        };
       } else {
         o.parameters = ps.map(({ type, ...rest }) => ({ ...rest, schema: { type } }));
         if (body) {
@@ -184,7 +226,10 @@ export class OpenAPIBuilder {
           '200': {
             description: 'OK',
             content: Object.fromEntries(
-              ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'].map((c) => [c, { schema: response }]),
+              ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'].map((c) => [
+                c,
+                { schema: response },
+              ]),
             ),
           },
           '401': { description: 'Unauthorized' },
@@ -193,34 +238,75 @@ export class OpenAPIBuilder {
       return o;
     };
     const collection: Record<string, unknown> = { parameters: [...nsParams, params.pretty] };
-    if (verbs.has('list')) collection.get = op('list', kind, `list or watch objects of kind ${kind}`, ref(listName), listParams);
+    if (verbs.has('list'))
+      collection.get = op('list', kind, `list or watch objects of kind ${kind}`, ref(listName), listParams);
     if (verbs.has('create'))
       collection.post = op('post', kind, `create a ${kind}`, ref(rootName), writeParams, ref(rootName));
     if (verbs.has('deletecollection'))
-      collection.delete = op('deletecollection', kind, `delete collection of ${kind}`, statusRef, [...deleteParams, ...listParams]);
+      collection.delete = op('deletecollection', kind, `delete collection of ${kind}`, statusRef, [
+        ...deleteParams,
+        ...listParams,
+      ]);
     this.paths[`${prefix}${nsPart}/${decl.plural}`] = collection;
     if (decl.namespaced && verbs.has('list')) {
       this.paths[`${prefix}/${decl.plural}`] = {
         parameters: [params.pretty, ...listParams],
-        get: op('list', `${kind}ForAllNamespaces`, `list or watch objects of kind ${kind}`, ref(listName), []),
+        get: op(
+          'list',
+          `${kind}ForAllNamespaces`,
+          `list or watch objects of kind ${kind}`,
+          ref(listName),
+          [],
+        ),
       };
     }
     if (!verbs.has('get')) return;
     const nameParam = pathParam('name', `name of the ${kind}`);
     const item: Record<string, unknown> = { parameters: [nameParam, ...nsParams, params.pretty] };
     item.get = op('get', kind, `read the specified ${kind}`, ref(rootName), []);
-    if (verbs.has('update')) item.put = op('put', kind, `replace the specified ${kind}`, ref(rootName), writeParams, ref(rootName));
+    if (verbs.has('update'))
+      item.put = op('put', kind, `replace the specified ${kind}`, ref(rootName), writeParams, ref(rootName));
     if (verbs.has('patch'))
-      item.patch = op('patch', kind, `partially update the specified ${kind}`, ref(rootName), [...writeParams, params.force], { type: 'object' }, patchTypes);
+      item.patch = op(
+        'patch',
+        kind,
+        `partially update the specified ${kind}`,
+        ref(rootName),
+        [...writeParams, params.force],
+        { type: 'object' },
+        patchTypes,
+      );
     if (verbs.has('delete'))
-      item.delete = op('delete', kind, `delete a ${kind}`, statusRef, deleteParams, ref('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions'));
+      item.delete = op(
+        'delete',
+        kind,
+        `delete a ${kind}`,
+        statusRef,
+        deleteParams,
+        ref('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions'),
+      );
     this.paths[`${prefix}${nsPart}/${decl.plural}/{name}`] = item;
     if (decl.subresources?.status) {
       this.paths[`${prefix}${nsPart}/${decl.plural}/{name}/status`] = {
         parameters: [nameParam, ...nsParams, params.pretty],
         get: op('get', `${kind}Status`, `read status of the specified ${kind}`, ref(rootName), []),
-        put: op('put', `${kind}Status`, `replace status of the specified ${kind}`, ref(rootName), writeParams, ref(rootName)),
-        patch: op('patch', `${kind}Status`, `partially update status of the specified ${kind}`, ref(rootName), [...writeParams, params.force], { type: 'object' }, patchTypes),
+        put: op(
+          'put',
+          `${kind}Status`,
+          `replace status of the specified ${kind}`,
+          ref(rootName),
+          writeParams,
+          ref(rootName),
+        ),
+        patch: op(
+          'patch',
+          `${kind}Status`,
+          `partially update status of the specified ${kind}`,
+          ref(rootName),
+          [...writeParams, params.force],
+          { type: 'object' },
+          patchTypes,
+        ),
       };
     }
     if (verbs.has('watch')) {

@@ -18,7 +18,9 @@ import {
   sortScalars,
 } from './list-order';
 import { combineOptions, mergeMap } from './merge-map';
-import { lookupForList, lookupForMap, patchNodeOf, type PatchNode } from './patch-meta';
+import { mergingMapsHaveConflicts } from './merging-maps-have-conflicts';
+import { yamlText } from './yaml-text';
+import { itemsOf, lookupForList, lookupForMap, patchNodeOf, type PatchNode } from './patch-meta';
 import {
   errBadArgType,
   errBadJSONDoc,
@@ -56,16 +58,20 @@ export function createTwoWayMergePatch(original: unknown, modified: unknown, sch
 }
 
 /**
- * The patch `kubectl apply` sends (CreateThreeWayMergePatch with overwrite): the changes from the live
- * object `current` to the new configuration `modified`, without deletions, plus the deletions from
- * the last applied configuration `original` to `modified`. Fields others set on the live object and
- * that were never in the applied configuration are left alone.
+ * The patch `kubectl apply` sends (CreateThreeWayMergePatch): the changes from the live object
+ * `current` to the new configuration `modified`, without deletions, plus the deletions from the last
+ * applied configuration `original` to `modified`. Fields others set on the live object and that were
+ * never in the applied configuration are left alone.
+ *
+ * With `overwrite: false` (kubectl apply --overwrite=false) a patch that changes a field differently
+ * from how it changed between `original` and `current` is refused with Kubernetes' conflict message.
  */
 export function createThreeWayMergePatch(
   original: unknown,
   modified: unknown,
   current: unknown,
   schema: TSchema,
+  options: { overwrite?: boolean } = {},
 ): JsonMap {
   const root = patchNodeOf(schema);
   const originalMap = asMap(original);
@@ -81,7 +87,16 @@ export function createThreeWayMergePatch(
     setElementOrder: true,
     ignoreChangesAndAdditions: true,
   });
-  return mergeMap(deletions, delta, root, combineOptions);
+  const patch = mergeMap(deletions, delta, root, combineOptions);
+  if (options.overwrite === false) {
+    const changed = diffMaps(originalMap, currentMap, root, defaultDiff);
+    if (mergingMapsHaveConflicts(patch, changed, root)) {
+      throw new StrategicMergeError(
+        `patch:\n${yamlText(patch)}\nconflicts with changes made from original to current:\n${yamlText(changed)}\n`,
+      );
+    }
+  }
+  return patch;
 }
 
 function asMap(value: unknown): JsonMap {
@@ -326,7 +341,7 @@ function diffListsOfMaps(
     const oText = oEl ? goSprint(oEl[mergeKey], 'float64') : '';
     const mText = mEl ? goSprint(mEl[mergeKey], 'float64') : '';
     if (oEl && mEl && oText === mText) {
-      const value = diffMaps(oEl, mEl, field.elements, options);
+      const value = diffMaps(oEl, mEl, itemsOf(field), options);
       if (Object.keys(value).length > 0) {
         value[mergeKey] = cloneJson(mEl[mergeKey]);
         add.push(value);

@@ -18,7 +18,7 @@ import {
   partitionByPresence,
   sliceElementType,
 } from './list-order';
-import { lookupForList, lookupForMap, type PatchNode } from './patch-meta';
+import { goKindName, itemsOf, lookupForList, lookupForMap, type PatchNode } from './patch-meta';
 import {
   errBadArgType,
   errBadPatchFormatForPrimitiveList,
@@ -334,7 +334,7 @@ function mergeSlice(
   } else {
     if (mergeKey === '') {
       throw new StrategicMergeError(
-        `cannot merge lists without merge key for type ${field.elements.typeName}`,
+        `cannot merge lists without merge key for type ${goKindName(itemsOf(field))}`,
       );
     }
     ({ original: serverOrder, patch: patchItems } = mergeSliceWithSpecialElements(
@@ -343,7 +343,7 @@ function mergeSlice(
       mergeKey,
       options,
     ));
-    merged = mergeSliceWithoutSpecialElements(serverOrder, patchItems, mergeKey, field.elements, options);
+    merged = mergeSliceWithoutSpecialElements(serverOrder, patchItems, mergeKey, itemsOf(field), options);
   }
   const parts = partitionByPresence(merged, patchItems, mergeKey);
   return normalizeElementOrder(parts.patch, parts.serverOnly, patchItems, serverOrder, mergeKey, kind);

@@ -37,7 +37,9 @@ export function encodeEnvelope(root: protobuf.Root, envelope: Envelope): Uint8Ar
 /** Unwraps a body; a missing or different prefix is rejected (a changed prefix means another format). */
 export function decodeEnvelope(root: protobuf.Root, bytes: Uint8Array): Envelope {
   if (bytes.length < protobufPrefix.length || protobufPrefix.some((b, i) => bytes[i] !== b)) {
-    throw new ProtobufEnvelopeError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+    throw new ProtobufEnvelopeError(
+      'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
+    );
   }
   const unknown = root.lookupType(wellKnownMessages.unknown);
   let message: Record<string, unknown>;

@@ -124,7 +124,8 @@ export class ProtoRegistry {
       if (!decl.virtual) {
         const listName = `${name}List`;
         if (!this.codecs.has(listName)) this.defineList(listName, name);
-        for (const v of decl.versions) this.kindMessages.set(`${decl.group}/${v}/${decl.listKind ?? `${decl.kind}List`}`, listName);
+        for (const v of decl.versions)
+          this.kindMessages.set(`${decl.group}/${v}/${decl.listKind ?? `${decl.kind}List`}`, listName);
       }
     }
     this.root.resolveAll();
@@ -255,7 +256,8 @@ export class ProtoRegistry {
     const used = new Map<number, string>();
     const groups = new Map<string, { embedding: ProtoEmbedding; members: [string, TSchema][] }>();
     for (const [key, child] of Object.entries(props)) {
-      const embedding = (child as Record<string, unknown>)[OrchKeyword.protoEmbedded] as ProtoEmbedding | undefined;
+      const embedding = (child as Record<string, unknown>)[OrchKeyword.protoEmbedded] as
+        ProtoEmbedding | undefined;
       if (embedding) {
         const group = groups.get(embedding.field) ?? { embedding, members: [] };
         group.members.push([key, child]);
@@ -273,14 +275,24 @@ export class ProtoRegistry {
       used.set(id, key);
       const { field, codec: fieldCodec } = this.fieldOf(key, id, child, defName);
       type.add(field);
-      codec.fields.push({ json: key, proto: field.name, codec: fieldCodec, collection: field.repeated || field.map });
+      codec.fields.push({
+        json: key,
+        proto: field.name,
+        codec: fieldCodec,
+        collection: field.repeated || field.map,
+      });
     }
     for (const { embedding, members } of groups.values()) {
       if (used.has(embedding.proto)) {
-        throw new ProtoDeclarationError(`${defName}: ${embedding.field} and ${used.get(embedding.proto)} share number ${embedding.proto}`);
+        throw new ProtoDeclarationError(
+          `${defName}: ${embedding.field} and ${used.get(embedding.proto)} share number ${embedding.proto}`,
+        );
       }
       used.set(embedding.proto, embedding.field);
-      codec.embedded.push({ proto: embedding.field, fields: this.defineEmbedded(embedding, members, defName) });
+      codec.embedded.push({
+        proto: embedding.field,
+        fields: this.defineEmbedded(embedding, members, defName),
+      });
       type.add(new protobuf.Field(embedding.field, embedding.proto, `.${embedding.message}`, 'optional'));
     }
     return fullName;
@@ -290,7 +302,11 @@ export class ProtoRegistry {
    * The message of a Go struct inlined into its parent: defined from the first parent that embeds it
    * (unless declared as a struct of its own); each parent converts its own fields through it.
    */
-  private defineEmbedded(embedding: ProtoEmbedding, members: [string, TSchema][], owner: string): FieldCodec[] {
+  private defineEmbedded(
+    embedding: ProtoEmbedding,
+    members: [string, TSchema][],
+    owner: string,
+  ): FieldCodec[] {
     const fields: FieldCodec[] = [];
     const exists = this.codecs.has(embedding.message);
     const i = embedding.message.lastIndexOf('.');
@@ -334,7 +350,10 @@ export class ProtoRegistry {
       const wrapper = n[OrchKeyword.protoWrapper] as string | undefined;
       if (wrapper) {
         const wrapperType = this.defineWrapper(wrapper, valueNode, `${owner}.${key}`);
-        return { field: new protobuf.MapField(key, id, 'string', wrapperType.type), codec: mapCodec(wrapperType.codec) };
+        return {
+          field: new protobuf.MapField(key, id, 'string', wrapperType.type),
+          codec: mapCodec(wrapperType.codec),
+        };
       }
       const value = this.valueType(valueNode, `${owner}.${key}{}`);
       return { field: new protobuf.MapField(key, id, 'string', value.type), codec: mapCodec(value.codec) };
@@ -351,7 +370,11 @@ export class ProtoRegistry {
       const type = new protobuf.Type(fullName.slice(i + 1));
       type.add(new protobuf.Field('items', 1, item.type, 'repeated'));
       this.root.define(fullName.slice(0, i)).add(type);
-      this.codecs.set(fullName, { type, fields: [{ json: 'items', proto: 'items', codec: listCodec(item.codec) }], embedded: [] });
+      this.codecs.set(fullName, {
+        type,
+        fields: [{ json: 'items', proto: 'items', codec: listCodec(item.codec) }],
+        embedded: [],
+      });
     }
     return {
       type: `.${fullName}`,
@@ -398,7 +421,11 @@ function toProtoFields(fields: readonly FieldCodec[], src: Record<string, unknow
   return out;
 }
 
-function fromProtoFields(fields: readonly FieldCodec[], src: Record<string, unknown>, out: Record<string, unknown>): void {
+function fromProtoFields(
+  fields: readonly FieldCodec[],
+  src: Record<string, unknown>,
+  out: Record<string, unknown>,
+): void {
   for (const f of fields) {
     if (!Object.prototype.hasOwnProperty.call(src, f.proto)) continue;
     const v = src[f.proto];

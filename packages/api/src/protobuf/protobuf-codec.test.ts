@@ -40,7 +40,14 @@ describe('ProtobufCodec', () => {
       labels: { app: 'web', tier: 'front' },
       annotations: { note: 'x' },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u-1', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'web',
+          uid: 'u-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
       finalizers: ['example.com/keep'],
       managedFields: [
@@ -85,7 +92,10 @@ describe('ProtobufCodec', () => {
       ...pb.bytesField(2, [...pb.str(1, 'key'), ...pb.str(2, 'value')]),
       ...pb.int(4, 1),
     ];
-    const envelope = [...pb.bytesField(1, [...pb.str(1, 'v1'), ...pb.str(2, 'ConfigMap')]), ...pb.bytesField(2, raw)];
+    const envelope = [
+      ...pb.bytesField(1, [...pb.str(1, 'v1'), ...pb.str(2, 'ConfigMap')]),
+      ...pb.bytesField(2, raw),
+    ];
     const decoded = codec.decode(Uint8Array.from([...protobufPrefix, ...envelope]));
     expect(decoded).toEqual({
       apiVersion: 'v1',
@@ -107,7 +117,12 @@ describe('ProtobufCodec', () => {
   it('encodes lists and Status in every served group/version', () => {
     // list items carry no TypeMeta in protobuf, as in Kubernetes' list responses
     const { apiVersion: _a, kind: _k, ...item } = cm;
-    const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9', continue: 'abc' }, items: [item] };
+    const list = {
+      apiVersion: 'v1',
+      kind: 'ConfigMapList',
+      metadata: { resourceVersion: '9', continue: 'abc' },
+      items: [item],
+    };
     expect(codec.decode(codec.encode(list))).toEqual(list);
     const status = {
       apiVersion: 'v1',
@@ -130,7 +145,9 @@ describe('ProtobufCodec', () => {
   });
 
   it('refuses kinds it has no message for', () => {
-    expect(() => codec.encode({ apiVersion: 'example.com/v1', kind: 'Widget' })).toThrow(/no protobuf representation/);
+    expect(() => codec.encode({ apiVersion: 'example.com/v1', kind: 'Widget' })).toThrow(
+      /no protobuf representation/,
+    );
     expect(codec.supports('v1', 'ConfigMap')).toBe(true);
     expect(codec.supports('example.com/v1', 'Widget')).toBe(false);
   });

@@ -56,7 +56,8 @@ export class ProtobufCodec {
   /** Decodes a protobuf body into the JSON form, with apiVersion and kind from the envelope. */
   decode(bytes: Uint8Array): Record<string, unknown> {
     const env = decodeEnvelope(this.registry.root, bytes);
-    if (env.contentEncoding) throw new ProtobufEnvelopeError(`unsupported content encoding ${env.contentEncoding}`);
+    if (env.contentEncoding)
+      throw new ProtobufEnvelopeError(`unsupported content encoding ${env.contentEncoding}`);
     const message = this.messageFor(env.apiVersion, env.kind);
     let body: Record<string, unknown>;
     try {
@@ -90,7 +91,8 @@ export class ProtobufCodec {
   private messageFor(apiVersion: string, kind: string): string {
     const [group, version] = splitAPIVersion(apiVersion);
     const message = this.registry.messageOf(group, version, kind);
-    if (!message) throw new ProtobufEnvelopeError(`no protobuf representation for ${apiVersion}, Kind=${kind}`);
+    if (!message)
+      throw new ProtobufEnvelopeError(`no protobuf representation for ${apiVersion}, Kind=${kind}`);
     return message;
   }
 }

@@ -95,7 +95,9 @@ export class RESTMapper {
       const byGroup = candidates.filter((m) => m.gvk.group === group);
       if (byGroup.length) return preferredOf(byGroup);
       const [version, ...groupParts] = rest;
-      const byVersion = candidates.filter((m) => m.gvk.version === version && m.gvk.group === groupParts.join('.'));
+      const byVersion = candidates.filter(
+        (m) => m.gvk.version === version && m.gvk.group === groupParts.join('.'),
+      );
       if (byVersion.length) return byVersion[0];
     }
     return undefined;

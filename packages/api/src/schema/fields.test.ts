@@ -9,7 +9,13 @@ describe('field vocabulary', () => {
   );
   const Outer = struct('io.example.v1.Outer', {
     inner: field(Inner, { proto: 1, immutable: true }),
-    items: list(Inner, { proto: 2, patchMergeKey: 'port', patchStrategy: 'merge', listType: 'map', listMapKeys: ['port'] }),
+    items: list(Inner, {
+      proto: 2,
+      patchMergeKey: 'port',
+      patchStrategy: 'merge',
+      listType: 'map',
+      listMapKeys: ['port'],
+    }),
   });
 
   it('marks required fields in the JSON schema and nowhere else', () => {

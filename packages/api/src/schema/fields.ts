@@ -72,7 +72,8 @@ export type NameFormat =
   | 'cron';
 
 /** Values with a representation of their own in JSON and protobuf. */
-export type SpecialType = 'time' | 'microTime' | 'intOrString' | 'quantity' | 'rawExtension' | 'fieldsV1' | 'bytes';
+export type SpecialType =
+  'time' | 'microTime' | 'intOrString' | 'quantity' | 'rawExtension' | 'fieldsV1' | 'bytes';
 
 export type PatchStrategy = 'merge' | 'replace' | 'retainKeys' | 'merge,retainKeys';
 
@@ -130,7 +131,10 @@ const RequiredMark = Symbol.for('orch.required');
 const HooksMark = Symbol.for('orch.hooks');
 
 /** Marks a field required: present in the TypeScript type and validated as "Required value". */
-export function required<T extends TSchema>(schema: T, options: FieldOptions & StructOptions = {}): Required<T> {
+export function required<T extends TSchema>(
+  schema: T,
+  options: FieldOptions & StructOptions = {},
+): Required<T> {
   const node = field(schema, options);
   marks(node)[RequiredMark] = true;
   return node as Required<T>;
@@ -179,7 +183,10 @@ export function str(options: StringOptions = {}): TString {
 }
 
 /** A string restricted to the given values, typed as their union. */
-export function oneOf<const V extends readonly string[]>(values: V, options: FieldOptions = {}): TUnsafe<V[number]> {
+export function oneOf<const V extends readonly string[]>(
+  values: V,
+  options: FieldOptions = {},
+): TUnsafe<V[number]> {
   return annotate(Type.Unsafe<V[number]>({ type: 'string', enum: [...values] }), options);
 }
 
@@ -233,7 +240,9 @@ export function microTime(options: FieldOptions = {}): TString {
 export type IntOrString = number | string;
 
 /** util/intstr IntOrString. */
-export function intOrString(options: FieldOptions & { nonNegative?: boolean } = {}): TUnion<[TInteger, TString]> {
+export function intOrString(
+  options: FieldOptions & { nonNegative?: boolean } = {},
+): TUnion<[TInteger, TString]> {
   const node = Type.Union([Type.Integer(), Type.String()], {
     'x-kubernetes-int-or-string': true,
   }) as TUnion<[TInteger, TString]> & Record<string, unknown>;
@@ -259,7 +268,11 @@ export function bytes(options: FieldOptions = {}): TString {
 /** runtime.RawExtension: an embedded object kept as it is. */
 export function rawExtension(options: FieldOptions = {}): TUnknown {
   return special(
-    Type.Unknown({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-embedded-resource': true }),
+    Type.Unknown({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      'x-kubernetes-embedded-resource': true,
+    }),
     'rawExtension',
     options,
   );
@@ -367,10 +380,10 @@ export function struct<P extends Record<string, TSchema>>(
  */
 export function field<T extends TSchema>(schema: T, options: FieldOptions & StructOptions = {}): T {
   const node = copy(schema);
-  if (options.patchStrategy) (node as Record<string, unknown>)['x-kubernetes-patch-strategy'] = options.patchStrategy;
+  if (options.patchStrategy)
+    (node as Record<string, unknown>)['x-kubernetes-patch-strategy'] = options.patchStrategy;
   return annotate(node, options);
 }
-
 
 /** Where an embedded message sits in its parent: the Go field name, its number and message name. */
 export interface ProtoEmbedding {

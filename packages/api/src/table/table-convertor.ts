@@ -30,7 +30,8 @@ const defaultColumns: readonly ColumnDeclaration<Meta>[] = [
   {
     name: 'Created At',
     type: 'date',
-    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    description:
+      'CreationTimestamp is a timestamp representing the server time when this object was created.',
     cell: (obj) => obj.metadata?.creationTimestamp ?? '',
   },
 ];
@@ -61,7 +62,11 @@ export function tableRow(decl: KindDeclaration<any>, obj: Meta, options: TableOp
 }
 
 /** The Table of a list of objects (or of a single object, as a list of one). */
-export function toTable(decl: KindDeclaration<any>, objects: readonly Meta[], options: TableOptions = {}): Table {
+export function toTable(
+  decl: KindDeclaration<any>,
+  objects: readonly Meta[],
+  options: TableOptions = {},
+): Table {
   const now = options.now ?? new Date();
   return {
     kind: 'Table',

@@ -42,8 +42,51 @@ function push(st: PruneState, seg: string | number): void {
   st.stack[st.depth++] = seg;
 }
 
+/** Removes an unknown field and records the strict decoder's message. */
+function unknownField(obj: Record<string, unknown>, k: string, st: PruneState): void {
+  st.unknown.push(`unknown field ${JSON.stringify(decoderPath(st, k))}`);
+  delete obj[k];
+}
+
+/**
+ * The pruner of one struct, generated: a switch over the declared field names (JSON string
+ * literals) replaces a lookup per key; only names and indices are written into the source.
+ */
+function generateStructPruner(fields: readonly (readonly [string, NodePruner | undefined])[]): NodePruner {
+  const fns: NodePruner[] = [];
+  const cases = fields.map(([k, fn]) => {
+    const label = `case ${JSON.stringify(k)}:`;
+    if (fn === undefined) return `${label} if (v === null) delete value[k]; break;`;
+    const i = fns.push(fn) - 1;
+    return (
+      `${label} if (v === null) delete value[k]; ` +
+      `else { st.stack[st.depth++] = k; const nv = f${i}(v, st); st.depth--; if (nv !== v) value[k] = nv; } break;`
+    );
+  });
+  const source = [
+    ...fns.map((_, i) => `const f${i} = fns[${i}];`),
+    'return function prune(value, st) {',
+    "if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;",
+    'for (const k in value) {',
+    'const v = value[k];',
+    'switch (k) {',
+    ...cases,
+    'default: unknownField(value, k, st);',
+    '}',
+    '}',
+    'return value;',
+    '};',
+  ].join('\n');
+  const make = new Function('fns', 'unknownField', source) as (
+    f: readonly NodePruner[],
+    u: typeof unknownField,
+  ) => NodePruner;
+  return make(fns, unknownField);
+}
+
 class PruneCompiler {
   private readonly structs = new Map<object, NodePruner>();
+  private readonly pending = new Set<object>();
 
   node(schema: TSchema): NodePruner | undefined {
     switch (nodeShape(schema)) {
@@ -68,30 +111,15 @@ class PruneCompiler {
     const id = structIdentity(schema);
     const cached = this.structs.get(id);
     if (cached !== undefined) return cached;
-    const children = new Map<string, NodePruner | null>();
-    // Registered before the children are compiled, so a struct that contains itself terminates.
-    const pruner: NodePruner = (value, st) => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-      const obj = value as Record<string, unknown>;
-      for (const k in obj) {
-        const v = obj[k];
-        const fn = children.get(k);
-        if (fn === undefined) {
-          st.unknown.push(`unknown field ${JSON.stringify(decoderPath(st, k))}`);
-          delete obj[k];
-        } else if (v === null) {
-          delete obj[k];
-        } else if (fn !== null) {
-          push(st, k);
-          const nv = fn(v, st);
-          st.depth--;
-          if (nv !== v) obj[k] = nv;
-        }
-      }
-      return value;
-    };
+    if (this.pending.has(id)) {
+      // A struct nested in itself: defer to the compiled function once it exists.
+      return (value, st) => this.structs.get(id)!(value, st);
+    }
+    this.pending.add(id);
+    const fields = structFields(schema).map(([k, child]) => [k, this.node(child)] as const);
+    this.pending.delete(id);
+    const pruner = generateStructPruner(fields);
     this.structs.set(id, pruner);
-    for (const [k, child] of structFields(schema)) children.set(k, this.node(child) ?? null);
     return pruner;
   }
 

@@ -86,10 +86,10 @@ describe('compileSchemaValidator', () => {
       ['spec.weight: Invalid value: 0.25: must be greater than or equal to 0.5'],
     ],
     [
-      'enum, supported values sorted',
+      'enum, supported values in declared order',
       { restartPolicy: 'Sometimes' },
       [
-        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"',
+        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
       ],
     ],
     [

@@ -20,7 +20,8 @@ import { isRFC3339 } from './time-format';
  * Schema validation of declared nodes with ajv (compiled once per kind, all errors collected),
  * reporting Kubernetes' field errors:
  * - a missing required field: `spec.containers[0].name: Required value`;
- * - a value outside an enum: `Unsupported value: "Foo": supported values: "Always", "Never", "OnFailure"`;
+ * - a value outside an enum: `Unsupported value: "Foo": supported values: "Always", "OnFailure", "Never"`
+ *   (values in declared order);
  * - bounds: `Invalid value: -1: must be greater than or equal to 0` (and "less than or equal to",
  *   "greater than"); `maxLength` as `Too long: must have at most N bytes`, `maxItems` as `Too many`;
  * - `x-orch-format`: one `Invalid value` error per message of Kubernetes' name validators;
@@ -215,7 +216,8 @@ function toFieldErrors(root: TSchema, errors: readonly ErrorObject[]): FieldErro
         out.push(typeError(path, data, expectedTypes(params.type)));
         break;
       case 'enum': {
-        const allowed = ((params.allowedValues ?? []) as unknown[]).map(String).sort();
+        // Declared order: declarations list values as Kubernetes' validator does (a sorted set for most).
+        const allowed = ((params.allowedValues ?? []) as unknown[]).map(String);
         out.push(notSupported(path, data, allowed));
         break;
       }

@@ -33,7 +33,9 @@ const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'RBAC']);
 export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   const backend = flags.string('storage-backend');
   if (backend !== 'etcd3' && backend !== 'embedded') {
-    throw new FlagError(`invalid value "${backend}" for flag --storage-backend: must be one of etcd3, embedded`);
+    throw new FlagError(
+      `invalid value "${backend}" for flag --storage-backend: must be one of etcd3, embedded`,
+    );
   }
   const etcdServers = flags.strings('etcd-servers');
   if (backend === 'etcd3' && etcdServers.length === 0) {
@@ -42,10 +44,18 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   const modes = flags.strings('authorization-mode');
   for (const m of modes) {
     if (!authorizationModes.has(m)) {
-      throw new FlagError(`invalid value "${m}" for flag --authorization-mode: authorization modes must be one of AlwaysAllow, AlwaysDeny, RBAC`);
+      throw new FlagError(
+        `invalid value "${m}" for flag --authorization-mode: authorization modes must be one of AlwaysAllow, AlwaysDeny, RBAC`,
+      );
     }
   }
-  for (const name of ['client-ca-file', 'token-auth-file', 'service-account-signing-key-file', 'tls-cert-file', 'tls-private-key-file']) {
+  for (const name of [
+    'client-ca-file',
+    'token-auth-file',
+    'service-account-signing-key-file',
+    'tls-cert-file',
+    'tls-private-key-file',
+  ]) {
     const file = flags.string(name);
     if (file) {
       try {

@@ -74,9 +74,21 @@ export function apiserverFlagSets(): FlagSetSpec[] {
           default: 300_000,
           help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
         }),
-        flag({ name: 'etcd-cafile', type: 'string', help: 'SSL Certificate Authority file used to secure etcd communication.' }),
-        flag({ name: 'etcd-certfile', type: 'string', help: 'SSL certification file used to secure etcd communication.' }),
-        flag({ name: 'etcd-keyfile', type: 'string', help: 'SSL key file used to secure etcd communication.' }),
+        flag({
+          name: 'etcd-cafile',
+          type: 'string',
+          help: 'SSL Certificate Authority file used to secure etcd communication.',
+        }),
+        flag({
+          name: 'etcd-certfile',
+          type: 'string',
+          help: 'SSL certification file used to secure etcd communication.',
+        }),
+        flag({
+          name: 'etcd-keyfile',
+          type: 'string',
+          help: 'SSL key file used to secure etcd communication.',
+        }),
         flag({
           name: 'embedded-storage-dir',
           type: 'string',
@@ -104,7 +116,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
         flag({
           name: 'client-ca-file',
           type: 'string',
-          help: "If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.",
+          help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.',
         }),
         flag({
           name: 'token-auth-file',
@@ -132,11 +144,31 @@ export function apiserverFlagSets(): FlagSetSpec[] {
           default: true,
           help: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.',
         }),
-        flag({ name: 'requestheader-client-ca-file', type: 'string', help: 'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers.' }),
-        flag({ name: 'requestheader-allowed-names', type: 'stringList', help: 'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.' }),
-        flag({ name: 'requestheader-username-headers', type: 'stringList', help: 'List of request headers to inspect for usernames. X-Remote-User is common.' }),
-        flag({ name: 'requestheader-group-headers', type: 'stringList', help: 'List of request headers to inspect for groups. X-Remote-Group is suggested.' }),
-        flag({ name: 'requestheader-extra-headers-prefix', type: 'stringList', help: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.' }),
+        flag({
+          name: 'requestheader-client-ca-file',
+          type: 'string',
+          help: 'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers.',
+        }),
+        flag({
+          name: 'requestheader-allowed-names',
+          type: 'stringList',
+          help: 'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.',
+        }),
+        flag({
+          name: 'requestheader-username-headers',
+          type: 'stringList',
+          help: 'List of request headers to inspect for usernames. X-Remote-User is common.',
+        }),
+        flag({
+          name: 'requestheader-group-headers',
+          type: 'stringList',
+          help: 'List of request headers to inspect for groups. X-Remote-Group is suggested.',
+        }),
+        flag({
+          name: 'requestheader-extra-headers-prefix',
+          type: 'stringList',
+          help: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.',
+        }),
       ],
     },
     {
@@ -178,7 +210,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
           name: 'service-node-port-range',
           type: 'string',
           default: '30000-32767',
-          help: 'A port range to reserve for services with NodePort visibility. Example: \'30000-32767\'. Inclusive at both ends of the range.',
+          help: "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. Inclusive at both ends of the range.",
         }),
         flag({
           name: 'event-ttl',

@@ -17,5 +17,8 @@ export function createStorage(config: StorageConfig): Storage {
     mkdirSync(config.embeddedDir, { recursive: true });
     return new SqliteStorage(join(config.embeddedDir, 'orch.db'));
   }
-  return new EtcdStorage({ endpoints: config.etcdServers, compactionIntervalMs: config.etcdCompactionIntervalMs });
+  return new EtcdStorage({
+    endpoints: config.etcdServers,
+    compactionIntervalMs: config.etcdCompactionIntervalMs,
+  });
 }

@@ -1,3 +1,4 @@
+import type { ObjectMeta } from '@orch/api';
 import { StatusError } from '../errors/status-error';
 import type { GenericStore, RequestScope } from '../registry/generic-store';
 import { clone, jsonEqual, type ApiObject } from '../registry/object';
@@ -10,8 +11,8 @@ function scope(namespace: string): RequestScope {
   return { namespace, apiVersion: rbacAPIVersion, dryRun: false, user: { username: 'system:apiserver', groups: ['system:masters'] } };
 }
 
-/** Labels and annotations of `wanted` added to `meta` (existing values kept, as Kubernetes' reconciliation merges them). */
-function mergeMeta(target: ApiObject, wanted: ApiObject): void {
+/** Labels and annotations of `wanted` added to `target` (existing values kept, as Kubernetes' reconciliation merges them). */
+function mergeMeta(target: { metadata: ObjectMeta }, wanted: { metadata: ObjectMeta }): void {
   const m = target.metadata;
   m.labels = { ...(wanted.metadata.labels ?? {}), ...(m.labels ?? {}) };
   m.annotations = { ...(wanted.metadata.annotations ?? {}), ...(m.annotations ?? {}) };
@@ -19,7 +20,7 @@ function mergeMeta(target: ApiObject, wanted: ApiObject): void {
 
 function reconcileRole(current: RoleObject, wanted: RoleObject): RoleObject {
   const out = clone(current);
-  mergeMeta(out as ApiObject, wanted as ApiObject);
+  mergeMeta(out, wanted);
   const rules: PolicyRule[] = [...(out.rules ?? [])];
   for (const r of wanted.rules ?? []) if (!rules.some((x) => jsonEqual(x, r))) rules.push(r);
   out.rules = rules;
@@ -33,7 +34,7 @@ function reconcileRole(current: RoleObject, wanted: RoleObject): RoleObject {
 
 function reconcileBinding(current: BindingObject, wanted: BindingObject): BindingObject {
   const out = clone(current);
-  mergeMeta(out as ApiObject, wanted as ApiObject);
+  mergeMeta(out, wanted);
   const subjects: Subject[] = [...(out.subjects ?? [])];
   for (const s of wanted.subjects ?? []) if (!subjects.some((x) => x.kind === s.kind && x.name === s.name && (x.namespace ?? '') === (s.namespace ?? ''))) subjects.push(s);
   out.subjects = subjects;

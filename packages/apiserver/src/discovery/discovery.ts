@@ -1,4 +1,11 @@
-import { allVerbs, type KindDeclaration, type RESTMapper, type RESTMapping, type ScaleDeclaration, type SubresourceDeclaration } from '@orch/api';
+import {
+  allVerbs,
+  type KindDeclaration,
+  type RESTMapper,
+  type RESTMapping,
+  type ScaleDeclaration,
+  type SubresourceDeclaration,
+} from '@orch/api';
 
 export interface APIResource {
   name: string;
@@ -32,10 +39,21 @@ function resourcesOf(m: RESTMapping): APIResource[] {
   out.push(main);
   for (const [name, sub] of Object.entries(decl.subresources ?? {})) {
     if (!sub) continue;
-    const entry: APIResource = { name: `${decl.plural}/${name}`, singularName: '', namespaced: decl.namespaced, kind: decl.kind, verbs: [] };
+    const entry: APIResource = {
+      name: `${decl.plural}/${name}`,
+      singularName: '',
+      namespaced: decl.namespaced,
+      kind: decl.kind,
+      verbs: [],
+    };
     if (name === 'status' && sub === true) entry.verbs = ['get', 'patch', 'update'];
     else if (name === 'scale' && (sub as ScaleDeclaration).specReplicasPath) {
-      Object.assign(entry, { group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+      Object.assign(entry, {
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      });
     } else {
       const s = sub as SubresourceDeclaration;
       if (s.kind) entry.kind = s.kind;
@@ -71,7 +89,9 @@ export class Discovery {
 
   /** GET /apis */
   groups(): Record<string, unknown> {
-    const groups = [...this.mapper.groups()].filter(([g]) => g !== '').map(([g, versions]) => this.group(g, versions));
+    const groups = [...this.mapper.groups()]
+      .filter(([g]) => g !== '')
+      .map(([g, versions]) => this.group(g, versions));
     return { kind: 'APIGroupList', apiVersion: 'v1', groups };
   }
 

@@ -69,7 +69,11 @@ export const statusErrors = {
   notFound: (q: Qualified, name: string): StatusError =>
     make(404, 'NotFound', `${qualified(q)} "${name}" not found`, { name, group: q.group, kind: q.resource }),
   alreadyExists: (q: Qualified, name: string): StatusError =>
-    make(409, 'AlreadyExists', `${qualified(q)} "${name}" already exists`, { name, group: q.group, kind: q.resource }),
+    make(409, 'AlreadyExists', `${qualified(q)} "${name}" already exists`, {
+      name,
+      group: q.group,
+      kind: q.resource,
+    }),
   conflict: (q: Qualified, name: string, why: string): StatusError =>
     make(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(q)} "${name}": ${why}`, {
       name,
@@ -83,7 +87,8 @@ export const statusErrors = {
     make(422, 'Invalid', message, { name, group, kind, causes }),
   badRequest: (message: string): StatusError => make(400, 'BadRequest', message),
   unauthorized: (message = 'Unauthorized'): StatusError => make(401, 'Unauthorized', message),
-  forbidden: (message: string, details?: Status['details']): StatusError => make(403, 'Forbidden', message, details),
+  forbidden: (message: string, details?: Status['details']): StatusError =>
+    make(403, 'Forbidden', message, details),
   methodNotAllowed: (message: string): StatusError => make(405, 'MethodNotAllowed', message),
   notAcceptable: (message: string): StatusError => make(406, 'NotAcceptable', message),
   gone: (message: string): StatusError => make(410, 'Gone', message),
@@ -97,13 +102,20 @@ export const statusErrors = {
   tooLarge: (message: string): StatusError => make(413, 'RequestEntityTooLarge', message),
   unsupportedMediaType: (message: string): StatusError => make(415, 'UnsupportedMediaType', message),
   tooManyRequests: (message: string, retryAfterSeconds: number): StatusError =>
-    make(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
+    make(
+      429,
+      'TooManyRequests',
+      message,
+      { retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   timeout: (message: string, retryAfterSeconds?: number, causes?: StatusCause[]): StatusError =>
     make(504, 'Timeout', message, {
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       ...(causes ? { causes } : {}),
     }),
-  internal: (message: string): StatusError => make(500, 'InternalError', `Internal error occurred: ${message}`),
+  internal: (message: string): StatusError =>
+    make(500, 'InternalError', `Internal error occurred: ${message}`),
   serviceUnavailable: (message: string): StatusError => make(503, 'ServiceUnavailable', message),
 };
 

@@ -19,7 +19,9 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
   const t = m ? patchTypes[`${m.type}/${m.subtype}`] : undefined;
   if (!t) {
     throw statusErrors.unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: ${Object.keys(patchTypes)
+      `the body of the request was in an unknown format - accepted media types include: ${Object.keys(
+        patchTypes,
+      )
         .filter((k) => k !== 'application/apply-patch+json')
         .join(', ')}`,
     );
@@ -31,7 +33,9 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
   const out: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+    typeof target === 'object' && target !== null && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -54,7 +58,13 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
     return jsonpatch.applyPatch(structuredClone(target), ops as Operation[], false, true).newDocument;
   } catch (e) {
     const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw statusErrors.invalid('', '', '', `the server rejected our request due to an error in our request: ${message}`, []);
+    throw statusErrors.invalid(
+      '',
+      '',
+      '',
+      `the server rejected our request due to an error in our request: ${message}`,
+      [],
+    );
   }
 }
 

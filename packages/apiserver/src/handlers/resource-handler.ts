@@ -47,11 +47,14 @@ export class ResourceHandler {
   async handle(req: ApiRequest, res: ServerResponse): Promise<void> {
     const { info } = req;
     const mapping = this.ctx.mapper.forResource(info.apiGroup, info.apiVersion, info.resource);
-    if (!mapping || (mapping.declaration.verbs && mapping.declaration.verbs.length === 0)) throw notFoundPath();
+    if (!mapping || (mapping.declaration.verbs && mapping.declaration.verbs.length === 0))
+      throw notFoundPath();
     const decl = mapping.declaration;
     if (!decl.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
     if (decl.namespaced && !info.namespace && info.name) throw notFoundPath();
-    const apiVersion = mapping.gvk.group ? `${mapping.gvk.group}/${mapping.gvk.version}` : mapping.gvk.version;
+    const apiVersion = mapping.gvk.group
+      ? `${mapping.gvk.group}/${mapping.gvk.version}`
+      : mapping.gvk.version;
     const pretty = req.query.get('pretty') === 'true';
     const warnings: string[] = [];
     if (decl.virtual) {
@@ -61,13 +64,19 @@ export class ResourceHandler {
     const store = this.ctx.storeFor(mapping);
     const deprecation = decl.deprecatedVersions?.[info.apiVersion];
     if (deprecation) warnings.push(deprecation);
-    if (info.deprecatedWatchPath) warnings.push('watch paths are deprecated: use the list endpoint with watch=true');
+    if (info.deprecatedWatchPath)
+      warnings.push('watch paths are deprecated: use the list endpoint with watch=true');
 
     if (info.subresource) {
       await this.subresource(req, res, mapping, store, apiVersion, warnings, pretty);
       return;
     }
-    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun, user: req.user });
+    const scope = (dryRun = false): RequestScope => ({
+      namespace: info.namespace,
+      apiVersion,
+      dryRun,
+      user: req.user,
+    });
     switch (info.verb) {
       case 'get': {
         if (req.query.get('export') !== null || req.query.get('exact') !== null) {
@@ -86,7 +95,10 @@ export class ResourceHandler {
         await this.watch(req, res, mapping, store, apiVersion, warnings);
         return;
       case 'create': {
-        if (info.name) throw statusErrors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+        if (info.name)
+          throw statusErrors.methodNotAllowed(
+            `the server does not allow this method on the requested resource`,
+          );
         const dryRun = parseDryRun(req.query, 'CreateOptions');
         parseFieldManager(req.query, 'CreateOptions');
         const options = this.writeOptions(req, warnings);
@@ -110,23 +122,38 @@ export class ResourceHandler {
         return;
       }
       case 'delete': {
-        const body = req.body.length ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value : undefined;
+        const body = req.body.length
+          ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value
+          : undefined;
         const options = parseDeleteOptions(req.query, body);
-        if (options.orphanDependents !== undefined) warnings.push('orphanDependents is deprecated: use propagationPolicy');
-        const { result, deletedNow } = await store.delete(scope(Boolean(options.dryRun?.length)), info.name, options);
+        if (options.orphanDependents !== undefined)
+          warnings.push('orphanDependents is deprecated: use propagationPolicy');
+        const { result, deletedNow } = await store.delete(
+          scope(Boolean(options.dryRun?.length)),
+          info.name,
+          options,
+        );
         const code = !deletedNow && options.orphanDependents === false ? 202 : 200;
         this.sendObject(req, res, code, result, decl, warnings, pretty);
         return;
       }
       case 'deletecollection': {
-        const body = req.body.length ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value : undefined;
+        const body = req.body.length
+          ? decodeBody(req.headers['content-type'], req.body, this.ctx.codec).value
+          : undefined;
         const options = parseDeleteOptions(req.query, body);
-        const list = await store.deleteCollection(scope(Boolean(options.dryRun?.length)), parseListOptions(req.query), options);
+        const list = await store.deleteCollection(
+          scope(Boolean(options.dryRun?.length)),
+          parseListOptions(req.query),
+          options,
+        );
         this.sendList(req, res, list, decl, warnings, pretty);
         return;
       }
       default:
-        throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+        throw statusErrors.methodNotAllowed(
+          'the server does not allow this method on the requested resource',
+        );
     }
   }
 
@@ -160,12 +187,24 @@ export class ResourceHandler {
     const dryRun = parseDryRun(req.query, 'PatchOptions');
     parseFieldManager(req.query, 'PatchOptions');
     if (req.query.get('force') !== null && type !== 'apply') {
-      throw statusErrors.invalid('PatchOptions', 'meta.k8s.io', '', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', [
-        { reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' },
-      ]);
+      throw statusErrors.invalid(
+        'PatchOptions',
+        'meta.k8s.io',
+        '',
+        'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+        [
+          {
+            reason: 'FieldValueForbidden',
+            message: 'Forbidden: may not be specified for non-apply patch',
+            field: 'force',
+          },
+        ],
+      );
     }
     if (type === 'strategic' || type === 'apply') {
-      throw statusErrors.unsupportedMediaType(`${type === 'apply' ? 'apply' : 'strategic merge'} patches are not served yet`);
+      throw statusErrors.unsupportedMediaType(
+        `${type === 'apply' ? 'apply' : 'strategic merge'} patches are not served yet`,
+      );
     }
     const options = this.writeOptions(req, warnings);
     const patchObject = type === 'merge' ? decodePatchObject(req.body, type) : undefined;
@@ -173,12 +212,24 @@ export class ResourceHandler {
       scope(dryRun),
       req.info.name,
       (current) => {
-        if (!current) throw statusErrors.notFound({ group: store.declaration.group, resource: store.declaration.plural }, req.info.name);
-        const patched = (patchObject ? mergePatch(current, patchObject) : applyJSONPatch(current, req.body)) as ApiObject;
+        if (!current)
+          throw statusErrors.notFound(
+            { group: store.declaration.group, resource: store.declaration.plural },
+            req.info.name,
+          );
+        const patched = (
+          patchObject ? mergePatch(current, patchObject) : applyJSONPatch(current, req.body)
+        ) as ApiObject;
         // without an explicit resourceVersion in the patch the update is retried on conflicts
-        const explicit = patchObject ? (patchObject.metadata as { resourceVersion?: string } | undefined)?.resourceVersion : undefined;
+        const explicit = patchObject
+          ? (patchObject.metadata as { resourceVersion?: string } | undefined)?.resourceVersion
+          : undefined;
         if (patched.metadata && !explicit && type === 'merge') delete patched.metadata.resourceVersion;
-        if (type === 'json' && patched.metadata && patched.metadata.resourceVersion === current.metadata.resourceVersion) {
+        if (
+          type === 'json' &&
+          patched.metadata &&
+          patched.metadata.resourceVersion === current.metadata.resourceVersion
+        ) {
           delete patched.metadata.resourceVersion;
         }
         return patched;
@@ -200,7 +251,12 @@ export class ResourceHandler {
   ): Promise<void> {
     const { info } = req;
     const decl = mapping.declaration;
-    const scope = (dryRun = false): RequestScope => ({ namespace: info.namespace, apiVersion, dryRun, user: req.user });
+    const scope = (dryRun = false): RequestScope => ({
+      namespace: info.namespace,
+      apiVersion,
+      dryRun,
+      user: req.user,
+    });
     const custom = store.strategy.subresources[info.subresource];
     if (custom) {
       const { code, object } = await custom(store, this.customRequest(req, scope, warnings));
@@ -245,7 +301,10 @@ export class ResourceHandler {
   ): Promise<void> {
     const { info } = req;
     const toScale = (obj: ApiObject): ApiObject => {
-      const spec = (obj.spec ?? {}) as { replicas?: number; selector?: Parameters<typeof labelSelectorAsSelector>[0] };
+      const spec = (obj.spec ?? {}) as {
+        replicas?: number;
+        selector?: Parameters<typeof labelSelectorAsSelector>[0];
+      };
       const status = (obj.status ?? {}) as { replicas?: number };
       return {
         kind: 'Scale',
@@ -266,7 +325,13 @@ export class ResourceHandler {
     };
     const send = (code: number, scale: ApiObject): void => {
       const negotiated = negotiate(req.headers.accept, { protobuf: false, table: false });
-      this.write(res, code, encodeBody(scale, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+      this.write(
+        res,
+        code,
+        encodeBody(scale, negotiated, this.ctx.codec, pretty),
+        negotiated.contentType,
+        warnings,
+      );
     };
     if (info.verb === 'get') {
       send(200, toScale(await store.get(scope(), info.name)));
@@ -287,7 +352,11 @@ export class ResourceHandler {
       scope(dryRun),
       info.name,
       (current) => {
-        if (!current) throw statusErrors.notFound({ group: store.declaration.group, resource: store.declaration.plural }, info.name);
+        if (!current)
+          throw statusErrors.notFound(
+            { group: store.declaration.group, resource: store.declaration.plural },
+            info.name,
+          );
         const currentScale = toScale(current);
         const scale = (newScale ??
           (type === 'merge'
@@ -295,9 +364,19 @@ export class ResourceHandler {
             : applyJSONPatch(currentScale, req.body))) as ApiObject;
         const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-          throw statusErrors.invalid('Scale', 'autoscaling', info.name, `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, [
-            { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`, field: 'spec.replicas' },
-          ]);
+          throw statusErrors.invalid(
+            'Scale',
+            'autoscaling',
+            info.name,
+            `Scale.autoscaling "${info.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+            [
+              {
+                reason: 'FieldValueInvalid',
+                message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+                field: 'spec.replicas',
+              },
+            ],
+          );
         }
         const updated = clone(current);
         updated.spec = { ...(updated.spec as object), replicas };
@@ -311,8 +390,17 @@ export class ResourceHandler {
     send(200, toScale(object));
   }
 
-  private customRequest(req: ApiRequest, scope: (dryRun?: boolean) => RequestScope, warnings: string[]): CustomRequest {
-    const optionsKind = req.info.verb === 'create' ? 'CreateOptions' : req.info.verb === 'delete' ? 'DeleteOptions' : 'UpdateOptions';
+  private customRequest(
+    req: ApiRequest,
+    scope: (dryRun?: boolean) => RequestScope,
+    warnings: string[],
+  ): CustomRequest {
+    const optionsKind =
+      req.info.verb === 'create'
+        ? 'CreateOptions'
+        : req.info.verb === 'delete'
+          ? 'DeleteOptions'
+          : 'UpdateOptions';
     const dryRun = parseDryRun(req.query, optionsKind);
     const options = this.writeOptions(req, warnings);
     const body = req.body.length ? this.decodeObject(req, options) : undefined;
@@ -341,7 +429,12 @@ export class ResourceHandler {
     if (req.info.verb !== 'create' || req.info.name) {
       throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     }
-    const scope = (dryRun = false): RequestScope => ({ namespace: req.info.namespace, apiVersion, dryRun, user: req.user });
+    const scope = (dryRun = false): RequestScope => ({
+      namespace: req.info.namespace,
+      apiVersion,
+      dryRun,
+      user: req.user,
+    });
     const { code, object } = await handler(decl, this.customRequest(req, scope, warnings));
     this.sendObject(req, res, code, object, decl, warnings, pretty);
   }
@@ -413,9 +506,19 @@ export class ResourceHandler {
         apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
       });
     } else if (negotiated.partial) {
-      out = { kind: 'PartialObjectMetadata', apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`, metadata: o.metadata };
+      out = {
+        kind: 'PartialObjectMetadata',
+        apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
+        metadata: o.metadata,
+      };
     }
-    this.write(res, code, encodeBody(out, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+    this.write(
+      res,
+      code,
+      encodeBody(out, negotiated, this.ctx.codec, pretty),
+      negotiated.contentType,
+      warnings,
+    );
   }
 
   private sendList(
@@ -442,17 +545,36 @@ export class ResourceHandler {
         kind: 'PartialObjectMetadataList',
         apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
         metadata: list.metadata,
-        items: list.items.map((i) => ({ kind: 'PartialObjectMetadata', apiVersion: `${negotiated.partial!.group}/${negotiated.partial!.version}`, metadata: i.metadata })),
+        items: list.items.map((i) => ({
+          kind: 'PartialObjectMetadata',
+          apiVersion: `${negotiated.partial!.group}/${negotiated.partial!.version}`,
+          metadata: i.metadata,
+        })),
       };
     } else {
       // list items carry no apiVersion and kind, as in Kubernetes' typed lists
       out = { ...list, items: list.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) };
     }
-    this.write(res, 200, encodeBody(out, negotiated, this.ctx.codec, pretty), negotiated.contentType, warnings);
+    this.write(
+      res,
+      200,
+      encodeBody(out, negotiated, this.ctx.codec, pretty),
+      negotiated.contentType,
+      warnings,
+    );
   }
 
-  private write(res: ServerResponse, code: number, body: Buffer, contentType: string, warnings: string[]): void {
-    const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(body.length) };
+  private write(
+    res: ServerResponse,
+    code: number,
+    body: Buffer,
+    contentType: string,
+    warnings: string[],
+  ): void {
+    const headers: Record<string, string | string[]> = {
+      'Content-Type': contentType,
+      'Content-Length': String(body.length),
+    };
     if (warnings.length) headers.Warning = warnings.map(warningHeader);
     res.writeHead(code, headers);
     res.end(body);

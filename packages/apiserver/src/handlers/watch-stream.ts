@@ -24,7 +24,10 @@ export class WatchStream {
   ) {
     const contentType =
       negotiated.format === 'protobuf' ? `${negotiated.contentType};stream=watch` : negotiated.contentType;
-    const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' };
+    const headers: Record<string, string | string[]> = {
+      'Content-Type': contentType,
+      'Transfer-Encoding': 'chunked',
+    };
     if (warnings.length) headers.Warning = warnings.map(warningHeader);
     res.writeHead(200, headers);
     res.flushHeaders();
@@ -42,7 +45,9 @@ export class WatchStream {
   send(type: string, object: unknown): void {
     if (this.closed) return;
     if (this.negotiated.format === 'protobuf') {
-      this.write(Buffer.from(this.codec.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string })));
+      this.write(
+        Buffer.from(this.codec.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string })),
+      );
     } else {
       this.write(Buffer.from(JSON.stringify({ type, object }) + '\n'));
     }

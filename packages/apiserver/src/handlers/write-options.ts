@@ -4,9 +4,13 @@ import type { FieldValidation } from '../registry/generic-store';
 
 /** Kubernetes answers bad options with an Invalid status on the options kind (CreateOptions, ...). */
 function invalidOptions(kind: string, field: string, message: string): StatusError {
-  return statusErrors.invalid(kind, 'meta.k8s.io', '', `${kind}.meta.k8s.io "" is invalid: ${field}: ${message}`, [
-    { reason: 'FieldValueInvalid', message, field },
-  ]);
+  return statusErrors.invalid(
+    kind,
+    'meta.k8s.io',
+    '',
+    `${kind}.meta.k8s.io "" is invalid: ${field}: ${message}`,
+    [{ reason: 'FieldValueInvalid', message, field }],
+  );
 }
 
 export function parseDryRun(query: URLSearchParams, optionsKind: string): boolean {
@@ -23,10 +27,14 @@ export function parseDryRun(query: URLSearchParams, optionsKind: string): boolea
 export function parseFieldManager(query: URLSearchParams, optionsKind: string): string | undefined {
   const m = query.get('fieldManager');
   if (m === null) return undefined;
-  if (Buffer.byteLength(m) > 128) throw invalidOptions(optionsKind, 'fieldManager', 'Too long: may not be longer than 128');
-  // eslint-disable-next-line no-control-regex
+  if (Buffer.byteLength(m) > 128)
+    throw invalidOptions(optionsKind, 'fieldManager', 'Too long: may not be longer than 128');
   if (/[^\x20-\x7e]/.test(m)) {
-    throw invalidOptions(optionsKind, 'fieldManager', `Invalid value: "${m}": must only contain printable characters`);
+    throw invalidOptions(
+      optionsKind,
+      'fieldManager',
+      `Invalid value: "${m}": must only contain printable characters`,
+    );
   }
   return m;
 }
@@ -44,7 +52,8 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
     body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as DeleteOptions) } : {};
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null && grace !== '') {
-    if (!/^-?\d+$/.test(grace)) throw statusErrors.badRequest(`invalid value for gracePeriodSeconds: ${grace}`);
+    if (!/^-?\d+$/.test(grace))
+      throw statusErrors.badRequest(`invalid value for gracePeriodSeconds: ${grace}`);
     options.gracePeriodSeconds = Number(grace);
   }
   const orphan = query.get('orphanDependents');
@@ -53,18 +62,27 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
   if (policy) options.propagationPolicy = policy;
   if (query.getAll('dryRun').length) options.dryRun = query.getAll('dryRun');
   if (options.orphanDependents !== undefined && options.propagationPolicy) {
-    throw invalidOptions('DeleteOptions', 'propagationPolicy', `Invalid value: "${options.propagationPolicy}": orphanDependents and deletionPropagation cannot be both set`);
+    throw invalidOptions(
+      'DeleteOptions',
+      'propagationPolicy',
+      `Invalid value: "${options.propagationPolicy}": orphanDependents and deletionPropagation cannot be both set`,
+    );
   }
-  if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
+  if (
+    options.propagationPolicy &&
+    !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)
+  ) {
     throw invalidOptions(
       'DeleteOptions',
       'propagationPolicy',
       `Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan", "nil"`,
     );
   }
-  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) options.gracePeriodSeconds = 1;
+  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0)
+    options.gracePeriodSeconds = 1;
   for (const v of options.dryRun ?? []) {
-    if (v !== 'All') throw invalidOptions('DeleteOptions', 'dryRun', `Unsupported value: "${v}": supported values: "All"`);
+    if (v !== 'All')
+      throw invalidOptions('DeleteOptions', 'dryRun', `Unsupported value: "${v}": supported values: "All"`);
   }
   return options;
 }

@@ -42,6 +42,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, codec:
         throw statusErrors.badRequest((e as Error).message);
       }
     default:
-      throw statusErrors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${protobufMediaType}, ${protobufMediaTypeAlias}`);
+      throw statusErrors.unsupportedMediaType(
+        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${protobufMediaType}, ${protobufMediaTypeAlias}`,
+      );
   }
 }

@@ -3,7 +3,12 @@ import type { ProtobufCodec } from '@orch/api';
 import type { Negotiated } from './negotiate';
 
 /** Writes a response object in the negotiated format. */
-export function encodeBody(obj: unknown, negotiated: Negotiated, codec: ProtobufCodec, pretty: boolean): Buffer {
+export function encodeBody(
+  obj: unknown,
+  negotiated: Negotiated,
+  codec: ProtobufCodec,
+  pretty: boolean,
+): Buffer {
   switch (negotiated.format) {
     case 'protobuf':
       return Buffer.from(codec.encode(obj as { apiVersion?: string; kind?: string }));

@@ -35,7 +35,10 @@ export function parseAccept(header: string | undefined): MediaRange[] {
     const r = parseMediaType(part);
     if (r && r.q > 0) ranges.push(r);
   }
-  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i).map((x) => x.r);
+  return ranges
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => b.r.q - a.r.q || a.i - b.i)
+    .map((x) => x.r);
 }
 
 export function mediaTypeName(r: MediaRange): string {

@@ -18,7 +18,8 @@ export interface Negotiated {
 const tableGroups = new Set(['meta.k8s.io', 'meta.orch.io']);
 const tableVersions = new Set(['v1', 'v1beta1']);
 
-const acceptedList = 'application/json, application/yaml, application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf';
+const acceptedList =
+  'application/json, application/yaml, application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf';
 
 function formatOf(name: string, protobuf: boolean): { format: Format; contentType: string } | undefined {
   switch (name) {
@@ -70,7 +71,11 @@ function pick(r: MediaRange, options: NegotiateOptions): Negotiated | undefined 
   }
   if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
     if (base.format === 'yaml') return undefined;
-    return { ...base, contentType: `${base.contentType};as=${as};v=${version};g=${group}`, partial: { group, version } };
+    return {
+      ...base,
+      contentType: `${base.contentType};as=${as};v=${version};g=${group}`,
+      partial: { group, version },
+    };
   }
   return undefined;
 }

@@ -11,7 +11,9 @@ export interface ContinueToken {
 }
 
 export function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: token.revision, start: token.start })).toString('base64url');
+  return Buffer.from(
+    JSON.stringify({ v: 'meta.k8s.io/v1', rv: token.revision, start: token.start }),
+  ).toString('base64url');
 }
 
 export function decodeContinue(value: string): ContinueToken {
@@ -22,9 +24,15 @@ export function decodeContinue(value: string): ContinueToken {
     throw statusErrors.badRequest(`continue key is not valid: ${value}`);
   }
   if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') {
-    throw statusErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw statusErrors.badRequest(
+      'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    );
   }
-  if (parsed.rv <= 0) throw statusErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (parsed.start.includes('..') || parsed.start.startsWith('/')) throw statusErrors.badRequest('continue key is not valid: invalid start path');
+  if (parsed.rv <= 0)
+    throw statusErrors.badRequest(
+      'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    );
+  if (parsed.start.includes('..') || parsed.start.startsWith('/'))
+    throw statusErrors.badRequest('continue key is not valid: invalid start path');
   return { revision: parsed.rv, start: parsed.start };
 }

@@ -25,4 +25,7 @@ export interface CustomResponse {
 export type SubresourceHandler = (store: GenericStore, request: CustomRequest) => Promise<CustomResponse>;
 
 /** Serves a virtual kind (a review: nothing stored, the answer computed from the body). */
-export type VirtualHandler = (declaration: KindDeclaration<any>, request: CustomRequest) => Promise<CustomResponse>;
+export type VirtualHandler = (
+  declaration: KindDeclaration<any>,
+  request: CustomRequest,
+) => Promise<CustomResponse>;

@@ -52,7 +52,8 @@ export interface WatchSink {
   error(e: StatusError): void;
 }
 
-const conflictMessage = 'the object has been modified; please apply your changes to the latest version and try again';
+const conflictMessage =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /**
  * The one store serving every kind (Kubernetes' generic registry Store): create, get, list, watch,
@@ -75,7 +76,12 @@ export class GenericStore {
   }
 
   private key(namespace: string, name: string): string {
-    return objectKey(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? namespace : '', name);
+    return objectKey(
+      this.declaration.group,
+      this.declaration.plural,
+      this.declaration.namespaced ? namespace : '',
+      name,
+    );
   }
 
   /** Decodes a stored value into the object served at `apiVersion`. */
@@ -89,7 +95,11 @@ export class GenericStore {
 
   private encode(obj: ApiObject): Buffer {
     const { resourceVersion: _rv, selfLink: _sl, ...metadata } = obj.metadata;
-    const stored = { ...obj, apiVersion: apiVersionOf(this.declaration.group, this.declaration.versions[0]!), metadata };
+    const stored = {
+      ...obj,
+      apiVersion: apiVersionOf(this.declaration.group, this.declaration.versions[0]!),
+      metadata,
+    };
     return Buffer.from(JSON.stringify(stored));
   }
 
@@ -132,10 +142,14 @@ export class GenericStore {
   /** Checks the body against the request: kind, apiVersion, namespace. */
   private checkIdentity(obj: ApiObject, scope: RequestScope, name?: string): void {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-      throw statusErrors.badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+      throw statusErrors.badRequest(
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
     }
     if (obj.kind !== undefined && obj.kind !== this.declaration.kind) {
-      throw statusErrors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.declaration.kind})`);
+      throw statusErrors.badRequest(
+        `the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.declaration.kind})`,
+      );
     }
     if (obj.apiVersion !== undefined && obj.apiVersion !== scope.apiVersion) {
       throw statusErrors.badRequest(
@@ -151,7 +165,9 @@ export class GenericStore {
     const m = obj.metadata;
     if (this.declaration.namespaced) {
       if (m.namespace && scope.namespace && m.namespace !== scope.namespace) {
-        throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw statusErrors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       if (!m.namespace) m.namespace = scope.namespace;
     } else {
@@ -159,7 +175,9 @@ export class GenericStore {
     }
     if (name !== undefined) {
       if (m.name && m.name !== name) {
-        throw statusErrors.badRequest('the name of the object (' + m.name + ') does not match the name on the URL (' + name + ')');
+        throw statusErrors.badRequest(
+          'the name of the object (' + m.name + ') does not match the name on the URL (' + name + ')',
+        );
       }
       m.name = name;
     }
@@ -187,7 +205,8 @@ export class GenericStore {
       const kv = await this.storage.create(key, this.encode(obj));
       return this.decode(kv, scope.apiVersion);
     } catch (e) {
-      if (e instanceof StorageError && e.code === 'KeyExists') throw statusErrors.alreadyExists(this.qualified, m.name!);
+      if (e instanceof StorageError && e.code === 'KeyExists')
+        throw statusErrors.alreadyExists(this.qualified, m.name!);
       throw storageFailure(e);
     }
   }
@@ -202,7 +221,8 @@ export class GenericStore {
   fieldsOf(obj: ApiObject): Record<string, string> {
     const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
     if (this.declaration.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
-    for (const [field, get] of Object.entries(this.declaration.selectableFields ?? {})) fields[field] = get(obj) ?? '';
+    for (const [field, get] of Object.entries(this.declaration.selectableFields ?? {}))
+      fields[field] = get(obj) ?? '';
     return fields;
   }
 
@@ -225,12 +245,17 @@ export class GenericStore {
 
   private matcher(labels: LabelsSelector, fields: FieldsSelector): (obj: ApiObject) => boolean {
     if (labels.empty() && fields.empty()) return () => true;
-    return (obj) => labels.matches(obj.metadata.labels) && (fields.empty() || fields.matches(this.fieldsOf(obj)));
+    return (obj) =>
+      labels.matches(obj.metadata.labels) && (fields.empty() || fields.matches(this.fieldsOf(obj)));
   }
 
   async list(scope: RequestScope, options: ListOptions): Promise<ListResult> {
     this.checkFieldSelector(options.fieldSelector);
-    const prefix = collectionPrefix(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? scope.namespace : '');
+    const prefix = collectionPrefix(
+      this.declaration.group,
+      this.declaration.plural,
+      this.declaration.namespaced ? scope.namespace : '',
+    );
     const matches = this.matcher(options.labelSelector, options.fieldSelector);
     let revision = 0;
     let startKey: string | undefined;
@@ -239,7 +264,8 @@ export class GenericStore {
       const token = decodeContinue(options.continue);
       revision = token.revision;
       startKey = this.prefix + token.start;
-      if (!startKey.startsWith(prefix)) throw statusErrors.badRequest('continue key is not valid: the token belongs to another collection');
+      if (!startKey.startsWith(prefix))
+        throw statusErrors.badRequest('continue key is not valid: the token belongs to another collection');
     } else if (options.resourceVersion === '0') {
       fromCache = true;
     } else if (options.resourceVersion) {
@@ -249,8 +275,8 @@ export class GenericStore {
     }
     const items: ApiObject[] = [];
     const limit = options.limit;
-    let more = false;
-    let remaining = 0;
+    let more: boolean;
+    let remaining: number;
     let lastKey: string | undefined;
     for (;;) {
       let page;
@@ -266,7 +292,9 @@ export class GenericStore {
           throw await this.expiredContinue(startKey!);
         }
         if (e instanceof StorageError && e.code === 'Compacted') {
-          throw statusErrors.resourceExpired(`too old resource version: ${revision} (${await this.storage.compactedRevision()})`);
+          throw statusErrors.resourceExpired(
+            `too old resource version: ${revision} (${await this.storage.compactedRevision()})`,
+          );
         }
         throw storageFailure(e);
       }
@@ -284,9 +312,15 @@ export class GenericStore {
     const metadata: ListResult['metadata'] = { resourceVersion: String(revision) };
     if (limit && more && lastKey !== undefined) {
       metadata.continue = encodeContinue({ revision, start: lastKey.slice(this.prefix.length) + '\x00' });
-      if (options.labelSelector.empty() && options.fieldSelector.empty()) metadata.remainingItemCount = remaining;
+      if (options.labelSelector.empty() && options.fieldSelector.empty())
+        metadata.remainingItemCount = remaining;
     }
-    return { apiVersion: scope.apiVersion, kind: this.declaration.listKind ?? `${this.declaration.kind}List`, metadata, items };
+    return {
+      apiVersion: scope.apiVersion,
+      kind: this.declaration.listKind ?? `${this.declaration.kind}List`,
+      metadata,
+      items,
+    };
   }
 
   private async expiredContinue(startKey: string): Promise<StatusError> {
@@ -317,11 +351,20 @@ export class GenericStore {
    * Watches the collection (or one object when `name` is set). Without a resourceVersion, or with "0",
    * the current objects are sent first as ADDED events, as Kubernetes does.
    */
-  async watch(scope: RequestScope, options: ListOptions, sink: WatchSink, name?: string): Promise<WatchHandle> {
+  async watch(
+    scope: RequestScope,
+    options: ListOptions,
+    sink: WatchSink,
+    name?: string,
+  ): Promise<WatchHandle> {
     this.checkFieldSelector(options.fieldSelector);
     const prefix = name
       ? this.key(scope.namespace, name)
-      : collectionPrefix(this.declaration.group, this.declaration.plural, this.declaration.namespaced ? scope.namespace : '');
+      : collectionPrefix(
+          this.declaration.group,
+          this.declaration.plural,
+          this.declaration.namespaced ? scope.namespace : '',
+        );
     const matches = this.matcher(options.labelSelector, options.fieldSelector);
     let from = options.resourceVersion ? Number(options.resourceVersion) : 0;
     if (!options.resourceVersion || options.resourceVersion === '0') {
@@ -346,12 +389,21 @@ export class GenericStore {
     };
     const bookmark = options.allowWatchBookmarks
       ? (revision: number): void =>
-          sink.event('BOOKMARK', { kind: this.declaration.kind, apiVersion: scope.apiVersion, metadata: { resourceVersion: String(revision) } })
+          sink.event('BOOKMARK', {
+            kind: this.declaration.kind,
+            apiVersion: scope.apiVersion,
+            metadata: { resourceVersion: String(revision) },
+          })
       : undefined;
     return this.storage.watch(prefix, from, onEvent, onError, bookmark ? { onBookmark: bookmark } : {});
   }
 
-  private deliver(e: StorageEvent, apiVersion: string, matches: (o: ApiObject) => boolean, sink: WatchSink): void {
+  private deliver(
+    e: StorageEvent,
+    apiVersion: string,
+    matches: (o: ApiObject) => boolean,
+    sink: WatchSink,
+  ): void {
     if (e.type === 'delete') {
       const obj = this.decode({ value: e.prevValue ?? e.value, modRevision: e.modRevision }, apiVersion);
       if (matches(obj)) sink.event('DELETED', obj);
@@ -390,7 +442,8 @@ export class GenericStore {
       this.checkIdentity(obj, scope, name);
       this.checkUnknown(obj, options);
       if (!current) {
-        if (!this.strategy.allowCreateOnUpdate || subresource) throw statusErrors.notFound(this.qualified, name);
+        if (!this.strategy.allowCreateOnUpdate || subresource)
+          throw statusErrors.notFound(this.qualified, name);
         const created = await this.create(scope, obj, options);
         return { object: created, created: true };
       }
@@ -399,7 +452,13 @@ export class GenericStore {
         throw statusErrors.conflict(this.qualified, name, conflictMessage);
       }
       if (!precondition && !this.strategy.allowUnconditionalUpdate) {
-        throw this.invalid(name, [{ type: 'FieldValueRequired', field: 'metadata.resourceVersion', detail: 'must be specified for an update' }]);
+        throw this.invalid(name, [
+          {
+            type: 'FieldValueRequired',
+            field: 'metadata.resourceVersion',
+            detail: 'must be specified for an update',
+          },
+        ]);
       }
       this.strategy.compiled.default(obj);
       const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
@@ -434,8 +493,10 @@ export class GenericStore {
   }
 
   private writeFailure(e: unknown, name: string): StatusError {
-    if (e instanceof StorageError && e.code === 'Conflict') return statusErrors.conflict(this.qualified, name, conflictMessage);
-    if (e instanceof StorageError && e.code === 'NotFound') return statusErrors.notFound(this.qualified, name);
+    if (e instanceof StorageError && e.code === 'Conflict')
+      return statusErrors.conflict(this.qualified, name, conflictMessage);
+    if (e instanceof StorageError && e.code === 'NotFound')
+      return statusErrors.notFound(this.qualified, name);
     return storageFailure(e);
   }
 
@@ -443,7 +504,11 @@ export class GenericStore {
    * Deletes one object: at once, or — with a grace period, finalizers or a Foreground/Orphan
    * propagation — by marking it with deletionTimestamp for its owners to finish.
    */
-  async delete(scope: RequestScope, name: string, options: DeleteOptions): Promise<{ result: unknown; deletedNow: boolean }> {
+  async delete(
+    scope: RequestScope,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<{ result: unknown; deletedNow: boolean }> {
     const key = this.key(scope.namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.storage.get(key);
@@ -522,12 +587,20 @@ export class GenericStore {
   }
 
   /** Deletes every object the list options select; answers with the list of what was deleted. */
-  async deleteCollection(scope: RequestScope, listOptions: ListOptions, options: DeleteOptions): Promise<ListResult> {
+  async deleteCollection(
+    scope: RequestScope,
+    listOptions: ListOptions,
+    options: DeleteOptions,
+  ): Promise<ListResult> {
     const listed = await this.list(scope, { ...listOptions, limit: 0, continue: undefined });
     const deleted: ApiObject[] = [];
     for (const item of listed.items) {
       try {
-        const { result } = await this.delete({ ...scope, namespace: item.metadata.namespace ?? '' }, item.metadata.name!, options);
+        const { result } = await this.delete(
+          { ...scope, namespace: item.metadata.namespace ?? '' },
+          item.metadata.name!,
+          options,
+        );
         deleted.push((result as ApiObject).metadata ? (result as ApiObject) : item);
       } catch (e) {
         if (e instanceof StatusError && e.code === 404) continue;
@@ -552,7 +625,8 @@ function propagationOf(options: DeleteOptions, fallback: PropagationPolicy): Pro
 
 function storageFailure(e: unknown): StatusError {
   if (e instanceof StatusError) return e;
-  if (e instanceof StorageError && e.code === 'Unavailable') return statusErrors.serviceUnavailable(`storage is unavailable: ${e.message}`);
+  if (e instanceof StorageError && e.code === 'Unavailable')
+    return statusErrors.serviceUnavailable(`storage is unavailable: ${e.message}`);
   return statusErrors.internal(e instanceof Error ? e.message : String(e));
 }
 

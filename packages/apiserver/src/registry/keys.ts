@@ -10,5 +10,7 @@ export function collectionPrefix(group: string, resource: string, namespace: str
 }
 
 export function objectKey(group: string, resource: string, namespace: string, name: string): string {
-  return namespace ? `${resourcePrefix(group, resource)}${namespace}/${name}` : `${resourcePrefix(group, resource)}${name}`;
+  return namespace
+    ? `${resourcePrefix(group, resource)}${namespace}/${name}`
+    : `${resourcePrefix(group, resource)}${name}`;
 }

@@ -1,4 +1,11 @@
-import { everythingFields, everythingLabels, parseFieldSelector, parseLabelSelector, type FieldsSelector, type LabelsSelector } from '@orch/api';
+import {
+  everythingFields,
+  everythingLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  type FieldsSelector,
+  type LabelsSelector,
+} from '@orch/api';
 import { statusErrors } from '../errors/status-error';
 
 /** The query parameters of list and watch, parsed and checked. */
@@ -21,7 +28,8 @@ function bool(v: string | null): boolean {
 
 function nonNegativeInt(name: string, v: string | null): number | undefined {
   if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw statusErrors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be an integer`);
+  if (!/^-?\d+$/.test(v))
+    throw statusErrors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be an integer`);
   const n = Number(v);
   if (n < 0) throw statusErrors.badRequest(`invalid value for ${name}: ${n}: must be non-negative`);
   return n;
@@ -52,15 +60,21 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
   }
   const rvm = query.get('resourceVersionMatch') ?? undefined;
   if (rvm !== undefined && rvm !== '' && rvm !== 'NotOlderThan' && rvm !== 'Exact') {
-    throw statusErrors.badRequest(`resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`);
+    throw statusErrors.badRequest(
+      `resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`,
+    );
   }
   const watch = bool(query.get('watch'));
   const limit = nonNegativeInt('limit', query.get('limit')) ?? 0;
   const cont = query.get('continue') || undefined;
-  if (rvm && !rv) throw statusErrors.badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (rvm && cont) throw statusErrors.badRequest('resourceVersionMatch is forbidden when continue is provided');
-  if (rvm === 'Exact' && rv === '0') throw statusErrors.badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-  if (cont && rv && rv !== '0') throw statusErrors.badRequest('specifying resource version is not allowed when using continue');
+  if (rvm && !rv)
+    throw statusErrors.badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (rvm && cont)
+    throw statusErrors.badRequest('resourceVersionMatch is forbidden when continue is provided');
+  if (rvm === 'Exact' && rv === '0')
+    throw statusErrors.badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (cont && rv && rv !== '0')
+    throw statusErrors.badRequest('specifying resource version is not allowed when using continue');
   if (watch && rvm) throw statusErrors.badRequest('resourceVersionMatch is forbidden for watch');
   return {
     labelSelector,

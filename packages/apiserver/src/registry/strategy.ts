@@ -31,7 +31,9 @@ export class Strategy {
 
   /** Generation is kept for kinds with a spec and a status subresource. */
   protected get tracksGeneration(): boolean {
-    return this.hasStatus && 'spec' in ((this.declaration.schema as { properties?: object }).properties ?? {});
+    return (
+      this.hasStatus && 'spec' in ((this.declaration.schema as { properties?: object }).properties ?? {})
+    );
   }
 
   /** Server-set fields of a new object; status is not settable on create. */
@@ -82,7 +84,8 @@ export class Strategy {
     m.creationTimestamp = o.creationTimestamp;
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
     else delete m.deletionTimestamp;
-    if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+    if (o.deletionGracePeriodSeconds !== undefined)
+      m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
     else delete m.deletionGracePeriodSeconds;
     if (o.generation !== undefined) m.generation = o.generation;
     delete m.selfLink;
@@ -115,7 +118,11 @@ export class Strategy {
 
   /** True when an object being deleted has nothing left holding it and goes now (after an update). */
   finished(obj: ApiObject): boolean {
-    return Boolean(obj.metadata.deletionTimestamp) && !(obj.metadata.finalizers ?? []).length && !this.graceful(obj);
+    return (
+      Boolean(obj.metadata.deletionTimestamp) &&
+      !(obj.metadata.finalizers ?? []).length &&
+      !this.graceful(obj)
+    );
   }
 
   /** True while an object marked for deletion still waits for its grace period's owner (pods). */

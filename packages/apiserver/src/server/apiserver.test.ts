@@ -1,3 +1,4 @@
+import https from 'node:https';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 import { httpsRequest } from '../testing/https-request';
 
@@ -13,7 +14,10 @@ describe('orch-apiserver resource API', () => {
   afterAll(() => s.close());
 
   it('creates, reads, replaces and deletes an object with Kubernetes status codes', async () => {
-    const created = await req(cms, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } } });
+    const created = await req(cms, {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } },
+    });
     expect(created.status).toBe(201);
     expect(created.json.metadata).toMatchObject({ name: 'a', namespace: 'default' });
     expect(created.json.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
@@ -22,24 +26,39 @@ describe('orch-apiserver resource API', () => {
 
     const again = await req(cms, { method: 'POST', body: { metadata: { name: 'a' } } });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ kind: 'Status', reason: 'AlreadyExists', message: 'configmaps "a" already exists', code: 409 });
+    expect(again.json).toMatchObject({
+      kind: 'Status',
+      reason: 'AlreadyExists',
+      message: 'configmaps "a" already exists',
+      code: 409,
+    });
 
     const got = await req(`${cms}/a`);
     expect(got.json.data).toEqual({ k: 'v' });
 
-    const stale = await req(`${cms}/a`, { method: 'PUT', body: { metadata: { name: 'a', resourceVersion: '1' + rv }, data: {} } });
+    const stale = await req(`${cms}/a`, {
+      method: 'PUT',
+      body: { metadata: { name: 'a', resourceVersion: '1' + rv }, data: {} },
+    });
     expect(stale.status).toBe(409);
     expect(stale.json.reason).toBe('Conflict');
     expect(stale.json.message).toContain('the object has been modified');
 
-    const replaced = await req(`${cms}/a`, { method: 'PUT', body: { metadata: { name: 'a', resourceVersion: rv }, data: { k: 'w' } } });
+    const replaced = await req(`${cms}/a`, {
+      method: 'PUT',
+      body: { metadata: { name: 'a', resourceVersion: rv }, data: { k: 'w' } },
+    });
     expect(replaced.status).toBe(200);
     expect(Number(replaced.json.metadata.resourceVersion)).toBeGreaterThan(Number(rv));
     expect(replaced.json.metadata.uid).toBe(created.json.metadata.uid);
 
     const deleted = await req(`${cms}/a`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
-    expect(deleted.json).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'a', kind: 'configmaps' } });
+    expect(deleted.json).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'a', kind: 'configmaps' },
+    });
     const missing = await req(`${cms}/a`);
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ reason: 'NotFound', message: 'configmaps "a" not found' });
@@ -61,19 +80,32 @@ describe('orch-apiserver resource API', () => {
     expect(bad.status).toBe(422);
     expect(bad.json.reason).toBe('Invalid');
     expect(bad.json.details.causes[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'metadata.name' });
-    expect(bad.json.message).toMatch(/^ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/);
+    expect(bad.json.message).toMatch(
+      /^ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/,
+    );
   });
 
   it('lists in consistent chunks with continue tokens and remainingItemCount', async () => {
-    for (let i = 0; i < 5; i++) await req('/api/v1/namespaces/chunks/configmaps', { method: 'POST', body: { metadata: { name: `c${i}` } } });
+    for (let i = 0; i < 5; i++)
+      await req('/api/v1/namespaces/chunks/configmaps', {
+        method: 'POST',
+        body: { metadata: { name: `c${i}` } },
+      });
     const first = await req('/api/v1/namespaces/chunks/configmaps?limit=2');
     expect(first.json.items.map((i: any) => i.metadata.name)).toEqual(['c0', 'c1']);
     expect(first.json.metadata.remainingItemCount).toBe(3);
-    await req('/api/v1/namespaces/chunks/configmaps', { method: 'POST', body: { metadata: { name: 'c2a' } } });
-    const second = await req(`/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    await req('/api/v1/namespaces/chunks/configmaps', {
+      method: 'POST',
+      body: { metadata: { name: 'c2a' } },
+    });
+    const second = await req(
+      `/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`,
+    );
     expect(second.json.items.map((i: any) => i.metadata.name)).toEqual(['c2', 'c3']);
     expect(second.json.metadata.resourceVersion).toBe(first.json.metadata.resourceVersion);
-    const third = await req(`/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(second.json.metadata.continue)}`);
+    const third = await req(
+      `/api/v1/namespaces/chunks/configmaps?limit=2&continue=${encodeURIComponent(second.json.metadata.continue)}`,
+    );
     expect(third.json.items.map((i: any) => i.metadata.name)).toEqual(['c4']);
     expect(third.json.metadata.continue).toBeUndefined();
   });
@@ -91,7 +123,9 @@ describe('orch-apiserver resource API', () => {
   });
 
   it('serves tables for kubectl get', async () => {
-    const t = await req(`${cms}/l1`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+    const t = await req(`${cms}/l1`, {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+    });
     expect(t.headers['content-type']).toBe('application/json;as=Table;v=v1;g=meta.k8s.io');
     expect(t.json.kind).toBe('Table');
     expect(t.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Data', 'Age']);
@@ -123,7 +157,11 @@ describe('orch-apiserver resource API', () => {
       body: [{ op: 'replace', path: '/data/b', value: 'x' }],
     });
     expect(jp.json.data).toEqual({ b: 'x', c: '3' });
-    const wrong = await req(`${cms}/p`, { method: 'PATCH', headers: { 'Content-Type': 'text/plain' }, body: '{}' });
+    const wrong = await req(`${cms}/p`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{}',
+    });
     expect(wrong.status).toBe(415);
   });
 
@@ -132,32 +170,48 @@ describe('orch-apiserver resource API', () => {
     const rv = list.json.metadata.resourceVersion;
     const events: any[] = [];
     const done = new Promise<void>((resolve, reject) => {
-      const https = require('node:https') as typeof import('node:https');
-      const r = https.get(`${s.url}${cms}?watch=1&labelSelector=w%3D1&resourceVersion=${rv}&timeoutSeconds=5`, { ca: s.ca }, (res) => {
-        let buf = '';
-        res.on('data', (c: Buffer) => {
-          buf += c.toString();
-          let i;
-          while ((i = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, i).trim();
-            buf = buf.slice(i + 1);
-            if (line) events.push(JSON.parse(line));
-            if (events.length === 4) {
-              r.destroy();
-              resolve();
+      const r = https.get(
+        `${s.url}${cms}?watch=1&labelSelector=w%3D1&resourceVersion=${rv}&timeoutSeconds=5`,
+        { ca: s.ca },
+        (res) => {
+          let buf = '';
+          res.on('data', (c: Buffer) => {
+            buf += c.toString();
+            let i;
+            while ((i = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, i).trim();
+              buf = buf.slice(i + 1);
+              if (line) events.push(JSON.parse(line));
+              if (events.length === 4) {
+                r.destroy();
+                resolve();
+              }
             }
-          }
-        });
-      });
+          });
+        },
+      );
       r.on('error', (e) => (events.length === 4 ? resolve() : reject(e)));
     });
     await new Promise((r) => setTimeout(r, 100));
     await req(cms, { method: 'POST', body: { metadata: { name: 'w', labels: { w: '1' } } } });
-    await req(`${cms}/w`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { data: { x: 'y' } } });
-    await req(`${cms}/w`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { labels: { w: '2' } } } });
+    await req(`${cms}/w`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: { data: { x: 'y' } },
+    });
+    await req(`${cms}/w`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: { metadata: { labels: { w: '2' } } },
+    });
     await req(cms, { method: 'POST', body: { metadata: { name: 'w2', labels: { w: '1' } } } });
     await done;
-    expect(events.map((e) => `${e.type}:${e.object.metadata.name}`)).toEqual(['ADDED:w', 'MODIFIED:w', 'DELETED:w', 'ADDED:w2']);
+    expect(events.map((e) => `${e.type}:${e.object.metadata.name}`)).toEqual([
+      'ADDED:w',
+      'MODIFIED:w',
+      'DELETED:w',
+      'ADDED:w2',
+    ]);
   });
 
   it('serves discovery and version', async () => {
@@ -166,11 +220,20 @@ describe('orch-apiserver resource API', () => {
     const core = await req('/api/v1');
     const pods = core.json.resources.find((r: any) => r.name === 'pods');
     expect(pods).toMatchObject({ namespaced: true, kind: 'Pod', shortNames: ['po'] });
-    expect(core.json.resources.find((r: any) => r.name === 'pods/binding')).toMatchObject({ kind: 'Binding', verbs: ['create'] });
+    expect(core.json.resources.find((r: any) => r.name === 'pods/binding')).toMatchObject({
+      kind: 'Binding',
+      verbs: ['create'],
+    });
     const groups = await req('/apis');
-    expect(groups.json.groups.map((g: any) => g.name)).toEqual(expect.arrayContaining(['apps', 'batch', 'rbac.authorization.k8s.io']));
+    expect(groups.json.groups.map((g: any) => g.name)).toEqual(
+      expect.arrayContaining(['apps', 'batch', 'rbac.authorization.k8s.io']),
+    );
     const apps = await req('/apis/apps/v1');
-    expect(apps.json.resources.find((r: any) => r.name === 'deployments/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    expect(apps.json.resources.find((r: any) => r.name === 'deployments/scale')).toMatchObject({
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+    });
     expect((await req('/apis/nope/v1')).status).toBe(404);
   });
 });

@@ -98,17 +98,23 @@ export class APIServer {
     const declarations = config.declarations ?? allKinds;
     const lookup: ObjectLookup = {
       get: async (group, resource, namespace, name) => {
-        const m = this.mapper.all().find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        const m = this.mapper
+          .all()
+          .find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
         if (!m) return undefined;
         const store = this.storeFor(m);
         const kv = await this.storage.get(objectKey(group, resource, m.namespaced ? namespace : '', name));
         return kv ? store.decode(kv, apiVersionOf(group, m.gvk.version)) : undefined;
       },
       list: async (group, resource, namespace) => {
-        const m = this.mapper.all().find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        const m = this.mapper
+          .all()
+          .find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
         if (!m) return [];
         const store = this.storeFor(m);
-        const page = await this.storage.list(collectionPrefix(group, resource, m.namespaced ? namespace : ''));
+        const page = await this.storage.list(
+          collectionPrefix(group, resource, m.namespaced ? namespace : ''),
+        );
         return page.items.map((kv) => store.decode(kv, apiVersionOf(group, m.gvk.version)));
       },
     };
@@ -156,7 +162,9 @@ export class APIServer {
       {
         cert: this.config.tls.cert,
         key: this.config.tls.key,
-        ...(this.config.clientCA ? { ca: this.config.clientCA, requestCert: true, rejectUnauthorized: false } : {}),
+        ...(this.config.clientCA
+          ? { ca: this.config.clientCA, requestCert: true, rejectUnauthorized: false }
+          : {}),
       },
       this.app,
     );
@@ -207,19 +215,29 @@ export class APIServer {
     try {
       const user = await this.authenticate(req);
       await this.authorize(user, info);
-      if (info.isResourceRequest && info.verb !== 'watch') release = this.inflight.acquire(mutatingVerbs.has(info.verb));
+      if (info.isResourceRequest && info.verb !== 'watch')
+        release = this.inflight.acquire(mutatingVerbs.has(info.verb));
       if (!info.isResourceRequest) {
         this.nonResource(req, res, info, url);
         return;
       }
       const body = await readBody(req);
-      const work = this.resources.handle({ info, query: url.searchParams, headers: req.headers, body, user }, res);
+      const work = this.resources.handle(
+        { info, query: url.searchParams, headers: req.headers, body, user },
+        res,
+      );
       if (info.verb === 'watch') {
         await work;
       } else {
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(statusErrors.timeout('request did not complete within requested timeout - context deadline exceeded', 0)),
+            () =>
+              reject(
+                statusErrors.timeout(
+                  'request did not complete within requested timeout - context deadline exceeded',
+                  0,
+                ),
+              ),
             this.config.requestTimeoutMs,
           );
         });
@@ -245,11 +263,13 @@ export class APIServer {
     };
     const end = info.verb === 'watch' ? undefined : this.metrics.latency.startTimer(labels);
     const kind = mutatingVerbs.has(info.verb) ? 'mutating' : 'readOnly';
-    if (info.verb === 'watch') this.metrics.watchers.inc({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
+    if (info.verb === 'watch')
+      this.metrics.watchers.inc({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
     else this.metrics.inflight.inc({ request_kind: kind });
     res.once('close', () => {
       this.metrics.requests.inc({ ...labels, code: String(res.statusCode) });
-      if (info.verb === 'watch') this.metrics.watchers.dec({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
+      if (info.verb === 'watch')
+        this.metrics.watchers.dec({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
       else this.metrics.inflight.dec({ request_kind: kind });
       end?.();
     });
@@ -266,7 +286,7 @@ export class APIServer {
     const authorizer = this.config.authorizer ?? new AlwaysAllowAuthorizer();
     const attributes = {
       user,
-      verb: info.isResourceRequest ? info.verb : (info.verb === 'head' ? 'get' : info.verb),
+      verb: info.isResourceRequest ? info.verb : info.verb === 'head' ? 'get' : info.verb,
       isResourceRequest: info.isResourceRequest,
       path: info.path,
       namespace: info.namespace,
@@ -291,7 +311,11 @@ export class APIServer {
       return;
     }
     const body = Buffer.from(JSON.stringify(e.status) + '\n');
-    res.writeHead(e.code, { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...e.headers });
+    res.writeHead(e.code, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+      ...e.headers,
+    });
     res.end(body);
   }
 
@@ -303,11 +327,17 @@ export class APIServer {
 
   private nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): void {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (method !== 'GET' && method !== 'HEAD') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (method !== 'GET' && method !== 'HEAD')
+      throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     req.resume();
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (path === '/version') return this.sendJSON(res, this.config.version);
-    if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\//.test(path)) {
+    if (
+      path === '/healthz' ||
+      path === '/livez' ||
+      path === '/readyz' ||
+      /^\/(healthz|livez|readyz)\//.test(path)
+    ) {
       return this.health(res, path, url.searchParams.has('verbose'));
     }
     if (path === '/api') return this.sendJSON(res, this.discovery.coreVersions());
@@ -333,7 +363,20 @@ export class APIServer {
     if (path === '/openapi/v3') return this.openAPIv3Index(res);
     if (path.startsWith('/openapi/v3/')) return this.openAPIv3(res, path.slice('/openapi/v3/'.length));
     if (path === '/') {
-      return this.sendJSON(res, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
+      return this.sendJSON(res, {
+        paths: [
+          '/api',
+          '/api/v1',
+          '/apis',
+          '/healthz',
+          '/livez',
+          '/metrics',
+          '/openapi/v2',
+          '/openapi/v3',
+          '/readyz',
+          '/version',
+        ],
+      });
     }
     throw notFoundPath();
   }
@@ -354,7 +397,10 @@ export class APIServer {
       return;
     }
     const ok = checks.every(([, v]) => v);
-    res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.writeHead(ok ? 200 : 500, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+    });
     if (!verbose) {
       res.end(ok ? 'ok' : `${root} check failed`);
       return;
@@ -370,9 +416,14 @@ export class APIServer {
       throw statusErrors.notAcceptable('only the following media types are accepted: application/json');
     }
     this.openapiV2 ??= Buffer.from(
-      JSON.stringify(buildOpenAPIv2(this.mapper.all(), { title: 'orch', version: this.config.version.gitVersion })),
+      JSON.stringify(
+        buildOpenAPIv2(this.mapper.all(), { title: 'orch', version: this.config.version.gitVersion }),
+      ),
     );
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(this.openapiV2.length) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(this.openapiV2.length),
+    });
     res.end(this.openapiV2);
   }
 
@@ -381,7 +432,9 @@ export class APIServer {
     if (doc) return doc;
     const mappings = this.mapper.all().filter((m) => openAPIv3PathOf(m.gvk.group, m.gvk.version) === path);
     if (!mappings.length) return undefined;
-    const body = Buffer.from(JSON.stringify(buildOpenAPIv3(mappings, { title: 'orch', version: this.config.version.gitVersion })));
+    const body = Buffer.from(
+      JSON.stringify(buildOpenAPIv3(mappings, { title: 'orch', version: this.config.version.gitVersion })),
+    );
     doc = { body, hash: createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase() };
     this.openapiV3.set(path, doc);
     return doc;

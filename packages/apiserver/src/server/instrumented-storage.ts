@@ -1,5 +1,13 @@
 import type { Histogram } from 'prom-client';
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage/storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+} from '../storage/storage';
 
 /** Decorates a storage backend with request latency metrics (etcd_request_duration_seconds). */
 export class InstrumentedStorage implements Storage {

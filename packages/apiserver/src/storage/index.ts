@@ -12,7 +12,6 @@ export { StorageError, isStorageError, type StorageErrorCode } from './storage-e
 export { guaranteedUpdate, type GuaranteedUpdateOptions } from './guaranteed-update';
 export { prefixEnd } from './key-range';
 export { PeriodicCompactor, type PeriodicCompactorOptions } from './periodic-compactor';
-export { WatchHub } from './watch-hub';
 export { SqliteStorage, type SqliteStorageOptions } from './embedded/sqlite-storage';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd/etcd-storage';
 export { Cacher, type CacherOptions } from './cacher/cacher';

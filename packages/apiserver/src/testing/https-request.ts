@@ -34,7 +34,9 @@ export function httpsRequest(url: string, options: HttpsRequestOptions = {}): Pr
         cert: options.cert,
         key: options.key,
         headers: {
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
+          ...(payload
+            ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }
+            : {}),
           ...options.headers,
         },
       },

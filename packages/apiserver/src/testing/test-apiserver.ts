@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateSelfSignedCertificate } from '@orch/component-base';
+import { generateSelfSignedCertificate, version } from '@orch/component-base';
 import { APIServer, type APIServerConfig } from '../server/apiserver';
 import { SqliteStorage } from '../storage/embedded/sqlite-storage';
-import { orchVersion } from '../server/version';
 
 export interface TestAPIServer {
   server: APIServer;
@@ -16,11 +15,48 @@ export interface TestAPIServer {
   close(): Promise<void>;
 }
 
+/** A further kubeconfig user, with a context of the same name. */
+export interface TestKubeconfigUser {
+  name: string;
+  token?: string;
+  /** PEM client certificate and key. */
+  clientCertificate?: { cert: string; key: string };
+}
+
+export interface TestAPIServerOptions {
+  /** Users (and contexts named after them) added to the kubeconfig besides `admin`. */
+  kubeconfigUsers?: TestKubeconfigUser[];
+}
+
+function kubeconfigUserLines(u: TestKubeconfigUser): string[] {
+  const b64 = (s: string): string => Buffer.from(s).toString('base64');
+  return [
+    `- name: ${u.name}`,
+    '  user:',
+    ...(u.token ? [`    token: ${u.token}`] : []),
+    ...(u.clientCertificate
+      ? [
+          `    client-certificate-data: ${b64(u.clientCertificate.cert)}`,
+          `    client-key-data: ${b64(u.clientCertificate.key)}`,
+        ]
+      : []),
+    ...(!u.token && !u.clientCertificate ? ['    {}'] : []),
+  ];
+}
+
 /** Starts an orch-apiserver on a random loopback port over a fresh embedded store. */
-export async function startTestAPIServer(overrides: Partial<APIServerConfig> = {}): Promise<TestAPIServer> {
+export async function startTestAPIServer(
+  overrides: Partial<APIServerConfig> = {},
+  options: TestAPIServerOptions = {},
+): Promise<TestAPIServer> {
+  const users = options.kubeconfigUsers ?? [];
   const dir = mkdtempSync(join(tmpdir(), 'orch-apiserver-'));
   const storage = overrides.storage ?? new SqliteStorage(join(dir, 'orch.db'));
-  const tls = generateSelfSignedCertificate({ commonName: 'localhost', dnsNames: ['localhost'], ips: ['127.0.0.1'] });
+  const tls = generateSelfSignedCertificate({
+    commonName: 'localhost',
+    dnsNames: ['localhost'],
+    ips: ['127.0.0.1'],
+  });
   const server = new APIServer({
     storage,
     bindAddress: '127.0.0.1',
@@ -29,7 +65,7 @@ export async function startTestAPIServer(overrides: Partial<APIServerConfig> = {
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     requestTimeoutMs: 60_000,
-    version: orchVersion(),
+    version,
     ...overrides,
   });
   await server.start();
@@ -50,9 +86,11 @@ export async function startTestAPIServer(overrides: Partial<APIServerConfig> = {
       '- name: admin',
       '  user:',
       '    token: admin-token',
+      ...users.flatMap(kubeconfigUserLines),
       'contexts:',
       '- name: orch',
       '  context: {cluster: orch, user: admin}',
+      ...users.flatMap((u) => [`- name: ${u.name}`, `  context: {cluster: orch, user: ${u.name}}`]),
       'current-context: orch',
       '',
     ].join('\n'),

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../types';
 import { Indexer, metaNamespaceIndexFunc, NAMESPACE_INDEX } from './Indexer';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, splitMetaNamespaceKey } from './keyFunc';
-import { everything, selectorFromSet } from './labelSelectors';
+import { everythingLabels, selectorFromSet } from '@orch/api';
 import { Lister } from './Lister';
 
 const obj = (
@@ -75,7 +75,7 @@ describe('Lister', () => {
     idx.add(obj(undefined, 'cluster-thing'));
     const lister = new Lister(idx);
     expect(lister.list()).toHaveLength(4);
-    expect(lister.list(everything)).toHaveLength(4);
+    expect(lister.list(everythingLabels())).toHaveLength(4);
     expect(lister.list(selectorFromSet({ app: 'web' }))).toHaveLength(2);
     expect(
       lister

@@ -1,10 +1,10 @@
-import type { KubeObject, LabelSelectorLike } from '../types';
+import { everythingLabels, type LabelsSelector } from '@orch/api';
+import type { KubeObject } from '../types';
 import type { Indexer } from './Indexer';
 import { NAMESPACE_INDEX } from './Indexer';
-import { everything } from './labelSelectors';
 
-function select<T extends KubeObject>(items: T[], selector: LabelSelectorLike): T[] {
-  return selector === everything ? items : items.filter((o) => selector.matches(o.metadata?.labels ?? {}));
+function select<T extends KubeObject>(items: T[], selector: LabelsSelector): T[] {
+  return selector.empty() ? items : items.filter((o) => selector.matches(o.metadata?.labels ?? {}));
 }
 
 /** Reads one namespace of an informer's cache. */
@@ -14,7 +14,7 @@ export class NamespaceLister<T extends KubeObject> {
     readonly namespace: string,
   ) {}
 
-  list(selector: LabelSelectorLike = everything): T[] {
+  list(selector: LabelsSelector = everythingLabels()): T[] {
     const items = this.indexer.getIndexers()[NAMESPACE_INDEX]
       ? this.indexer.byIndex(NAMESPACE_INDEX, this.namespace)
       : this.indexer.list().filter((o) => (o.metadata?.namespace ?? '') === this.namespace);
@@ -30,7 +30,7 @@ export class NamespaceLister<T extends KubeObject> {
 export class Lister<T extends KubeObject> {
   constructor(private readonly indexer: Indexer<T>) {}
 
-  list(selector: LabelSelectorLike = everything): T[] {
+  list(selector: LabelsSelector = everythingLabels()): T[] {
     return select(this.indexer.list(), selector);
   }
 

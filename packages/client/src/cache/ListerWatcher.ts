@@ -1,5 +1,5 @@
-import type { ListOptions } from '../rest/ResourceClient';
-import { ResourceClient } from '../rest/ResourceClient';
+import type { ListOptions } from '../typed/options';
+import { TypedClient } from '../typed/TypedClient';
 import type { RestClient } from '../rest/RestClient';
 import type { KubeList, KubeObject, ResourceDescriptor } from '../types';
 import type { WatchStream } from '../watch/WatchStream';
@@ -26,7 +26,7 @@ export function listWatchForResource<T extends KubeObject>(
   resource: ResourceDescriptor,
   options: ListWatchOptions = {},
 ): ListerWatcher<T> {
-  const rc = new ResourceClient<T>(client, resource);
+  const rc = new TypedClient<T>(client, resource, options.namespace);
   const withSelectors = (opts: ListOptions): ListOptions => {
     const merged: ListOptions = { ...opts };
     if (options.labelSelector) {
@@ -39,7 +39,7 @@ export function listWatchForResource<T extends KubeObject>(
     return merged;
   };
   return {
-    list: (opts, signal) => rc.list(options.namespace, withSelectors(opts), signal),
-    watch: (opts, signal) => rc.watch(options.namespace, withSelectors(opts), signal),
+    list: (opts, signal) => rc.list({ ...withSelectors(opts), ...(signal ? { signal } : {}) }),
+    watch: (opts, signal) => rc.watch({ ...withSelectors(opts), ...(signal ? { signal } : {}) }),
   };
 }

@@ -1,6 +1,7 @@
-import type { ListOptions } from '../rest/ResourceClient';
+import type { Status } from '@orch/api';
+import type { ListOptions } from '../typed/options';
 import { isExpiredOrGone, isTooManyRequests, StatusError } from '../rest/StatusError';
-import type { KubeObject, StatusLike } from '../types';
+import type { KubeObject } from '../types';
 import { Backoff, type BackoffOptions } from '../util/Backoff';
 import { sleep } from '../util/sleep';
 import type { WatchStream } from '../watch/WatchStream';
@@ -211,7 +212,7 @@ export class Reflector<T extends KubeObject> {
     try {
       for await (const event of w) {
         if (event.type === 'ERROR') {
-          throw new ErrorEvent(new StatusError(event.object as StatusLike));
+          throw new ErrorEvent(new StatusError(event.object as Status));
         }
         events++;
         const rv = event.object.metadata?.resourceVersion;

@@ -4,7 +4,7 @@ import { generateTestPki, type TestPki } from '../testing/certs';
 import { FakeApiServer, type RecordedRequest } from '../testing/FakeApiServer';
 import type { KubeObject } from '../types';
 import { DeletedFinalStateUnknown } from './keyFunc';
-import { selectorFromSet } from './labelSelectors';
+import { selectorFromSet } from '@orch/api';
 import { listWatchForResource } from './ListerWatcher';
 import type { ReflectorOptions } from './Reflector';
 import { SharedIndexInformer, type ResourceEventHandler } from './SharedIndexInformer';

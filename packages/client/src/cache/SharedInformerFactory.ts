@@ -1,4 +1,4 @@
-import type { ListOptions } from '../rest/ResourceClient';
+import type { ListOptions } from '../typed/options';
 import type { RestClient } from '../rest/RestClient';
 import type { KubeObject, ResourceDescriptor } from '../types';
 import { listWatchForResource, type ListerWatcher } from './ListerWatcher';

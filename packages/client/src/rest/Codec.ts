@@ -1,3 +1,4 @@
+import type { WatchEvent } from '../types';
 import { LineFramer, type Framer } from '../watch/Framer';
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -12,6 +13,13 @@ export interface Codec {
   decode(data: Buffer): unknown;
   /** A fresh framer for a watch stream in this media type. */
   newFramer(): Framer;
+  /**
+   * Decodes one watch frame when its encoding differs from a plain object's (protobuf wraps the
+   * object in a WatchEvent message); otherwise frames are decoded with `decode`.
+   */
+  decodeWatchEvent?(frame: Buffer): WatchEvent<unknown>;
+  /** False for objects this media type cannot represent; their bodies are then sent as JSON. */
+  canEncode?(obj: unknown): boolean;
 }
 
 export class JsonCodec implements Codec {
@@ -61,6 +69,12 @@ export class CodecRegistry {
   /** The codec used to encode request bodies. */
   bodyCodec(): Codec {
     return this.codecs.get(baseMediaType(this.preferred)) ?? this.json;
+  }
+
+  /** The codec for one body: `contentType` when given and registered, else the body codec, else JSON. */
+  codecForBody(obj: unknown, contentType?: string): Codec {
+    const codec = (contentType ? this.forContentType(contentType) : undefined) ?? this.bodyCodec();
+    return codec.canEncode && !codec.canEncode(obj) ? this.json : codec;
   }
 
   /** Accept header: the preferred type first when usable, then JSON. */

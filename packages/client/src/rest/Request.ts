@@ -140,12 +140,9 @@ export class Request {
       this.bodyBytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
       this.headers['Content-Type'] = contentType ?? JSON_MEDIA_TYPE;
     } else {
-      const codec =
-        contentType && contentType !== this.client.codecs.bodyCodec().mediaType
-          ? (this.client.codecs.forContentType(contentType) ?? this.client.codecs.bodyCodec())
-          : this.client.codecs.bodyCodec();
+      const codec = this.client.codecs.codecForBody(body, contentType);
       this.bodyBytes = codec.encode(body);
-      this.headers['Content-Type'] = contentType ?? codec.mediaType;
+      this.headers['Content-Type'] = codec.mediaType;
     }
     return this;
   }
@@ -234,7 +231,8 @@ export class Request {
       res.cancel();
       throw new Error(`unsupported watch content type ${res.headers['content-type']}`);
     }
-    const decode = (frame: Buffer): WatchEvent<T> => asWatchEvent<T>(codec.decode(frame));
+    const decode = (frame: Buffer): WatchEvent<T> =>
+      asWatchEvent<T>(codec.decodeWatchEvent ? codec.decodeWatchEvent(frame) : codec.decode(frame));
     return new WatchStream<T>(res.body, codec.newFramer(), decode, res.cancel);
   }
 

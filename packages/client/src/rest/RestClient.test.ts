@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { generateTestPki, type TestPki } from '../testing/certs';
 import { FakeApiServer, type RecordedRequest } from '../testing/FakeApiServer';
 import type { KubeList, KubeObject } from '../types';
-import { ResourceClient } from './ResourceClient';
+import { TypedClient } from '../typed/TypedClient';
 import { RestClient } from './RestClient';
 import type { RestConfig } from './RestConfig';
 import {
@@ -116,7 +116,7 @@ describe('RestClient over HTTPS', () => {
   it('verifies the server against the CA, sends token, user agent, Accept and gzip, decodes gzip', async () => {
     server.upsert({ metadata: { namespace: 'a', name: 'one' } });
     const c = client({ userAgent: 'orch-test/v1.2.3 (linux/amd64) orch/abc' });
-    const list = await new ResourceClient(c, configmaps).list('a');
+    const list = await new TypedClient(c, configmaps).list({ namespace: 'a' });
     expect(list.items.map((o) => o.metadata?.name)).toEqual(['one']);
     const req = server.requests[server.requests.length - 1]!;
     expect(req.url.pathname).toBe('/api/v1/namespaces/a/configmaps');
@@ -249,8 +249,8 @@ describe('RestClient over HTTPS', () => {
 
   it('maps Status bodies and bare HTTP codes to typed errors', async () => {
     const c = client();
-    const cms = new ResourceClient<KubeObject>(c, configmaps);
-    const notFound = await errorOf(cms.get('missing', 'a'));
+    const cms = new TypedClient<KubeObject>(c, configmaps);
+    const notFound = await errorOf(cms.get('missing', { namespace: 'a' }));
     expect(isNotFound(notFound)).toBe(true);
     expect(notFound.message).toBe('configmaps "missing" not found');
     await cms.create({ metadata: { name: 'dup', namespace: 'a' } });
@@ -310,14 +310,14 @@ describe('RestClient over HTTPS', () => {
   });
 
   it('creates and deletes through the resource client', async () => {
-    const cms = new ResourceClient<KubeObject>(client(), configmaps);
+    const cms = new TypedClient<KubeObject>(client(), configmaps);
     const created = await cms.create({ metadata: { name: 'made', namespace: 'b' }, data: { k: 'v' } });
     expect(created.metadata?.resourceVersion).toBeDefined();
-    const list: KubeList = await cms.list('b');
+    const list: KubeList = await cms.list({ namespace: 'b' });
     expect(list.items).toHaveLength(1);
-    await cms.delete('made', 'b', { propagationPolicy: 'Background' });
+    await cms.delete('made', { namespace: 'b', propagationPolicy: 'Background' });
     const last = server.requests[server.requests.length - 1]!;
     expect([last.method, last.url.search]).toEqual(['DELETE', '?propagationPolicy=Background']);
-    expect((await cms.list('b')).items).toHaveLength(0);
+    expect((await cms.list({ namespace: 'b' })).items).toHaveLength(0);
   });
 });

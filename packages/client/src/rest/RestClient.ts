@@ -4,7 +4,8 @@ import { pipeline, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { FileTokenSource } from '../kubeconfig/FileTokenSource';
 import { sleep } from '../util/sleep';
-import { CodecRegistry } from './Codec';
+import type { CodecRegistry } from './Codec';
+import { defaultCodecRegistry } from './defaultCodecRegistry';
 import { DEFAULT_BURST, DEFAULT_QPS, type RestConfig } from './RestConfig';
 import { Request, type Verb } from './Request';
 import { TokenBucket, unlimitedRateLimiter, type RequestRateLimiter } from './TokenBucket';
@@ -67,7 +68,7 @@ export class RestClient {
     if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') {
       throw new Error(`unsupported server URL ${config.server}`);
     }
-    this.codecs = options.codecs ?? new CodecRegistry(config.contentType);
+    this.codecs = options.codecs ?? defaultCodecRegistry(config.contentType);
     this.userAgent = config.userAgent ?? buildUserAgent();
     this.rateLimiter = options.rateLimiter ?? rateLimiterForConfig(config);
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;

@@ -1,4 +1,4 @@
-import type { StatusLike } from '../types';
+import type { Status } from '@orch/api';
 
 /** Reasons a Kubernetes API server may return in a Status. */
 export const StatusReason = {
@@ -29,9 +29,9 @@ knownReasons.add('ResourceExpired');
 
 /** An error returned by the API server, carrying the Status object it sent (or one derived from the HTTP answer). */
 export class StatusError extends Error {
-  readonly status: StatusLike;
+  readonly status: Status;
 
-  constructor(status: StatusLike) {
+  constructor(status: Status) {
     super(status.message || `the server responded with status ${status.code ?? 'unknown'}`);
     this.name = 'StatusError';
     this.status = {
@@ -144,7 +144,7 @@ export function statusErrorFromResponse(code: number, body: string, retryAfterSe
   const generic = genericReasonFor(code);
   const trimmed = body.trim();
   const message = trimmed && trimmed.length < 1024 ? `${generic.message} (${trimmed})` : generic.message;
-  const status: StatusLike = { code, reason: generic.reason, message };
+  const status: Status = { code, reason: generic.reason, message };
   if (retryAfterSeconds !== undefined) {
     status.details = { retryAfterSeconds };
   }
@@ -152,8 +152,8 @@ export function statusErrorFromResponse(code: number, body: string, retryAfterSe
 }
 
 /** True when the value looks like a Status object (kind "Status"). */
-export function isStatusObject(value: unknown): value is StatusLike {
-  return typeof value === 'object' && value !== null && (value as StatusLike).kind === 'Status';
+export function isStatusObject(value: unknown): value is Status {
+  return typeof value === 'object' && value !== null && (value as Status).kind === 'Status';
 }
 
 function reasonAndCode(err: unknown): { reason: string; code: number } | undefined {

@@ -3,7 +3,8 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import * as zlib from 'node:zlib';
-import type { KubeObject, StatusLike, WatchEventType } from '../types';
+import type { Status } from '@orch/api';
+import type { KubeObject, WatchEventType } from '../types';
 import type { TestPki } from './certs';
 
 export interface RecordedRequest {
@@ -44,7 +45,7 @@ export interface FakeApiServerOptions {
   gzip?: boolean;
 }
 
-function status(code: number, reason: string, message: string): StatusLike {
+function status(code: number, reason: string, message: string): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
 }
 
@@ -158,7 +159,7 @@ export class FakeApiServer {
     }
   }
 
-  sendError(s: StatusLike): void {
+  sendError(s: Status): void {
     for (const w of this.watchers) {
       w.write('ERROR', s);
       w.res.end();

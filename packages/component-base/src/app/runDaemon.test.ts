@@ -65,10 +65,10 @@ describe('runDaemon', () => {
   it('--version prints the version and exits 0', async () => {
     const r = launch(scheduler(), ['--version']);
     expect(await r.code).toBe(0);
-    expect(r.out()).toBe('orch v1.20.0\n');
+    expect(r.out()).toBe('orch v1.29.0\n');
     const raw = launch(scheduler(), ['--version=raw']);
     expect(await raw.code).toBe(0);
-    expect(JSON.parse(raw.out())).toMatchObject({ major: '1', minor: '20', gitVersion: 'v1.20.0' });
+    expect(JSON.parse(raw.out())).toMatchObject({ major: '1', minor: '29', gitVersion: 'v1.29.0' });
   });
 
   it('reports unknown flags and bad values without a stack trace and exits 1', async () => {

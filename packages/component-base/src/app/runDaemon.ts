@@ -51,6 +51,11 @@ export interface DaemonSpec<C> {
   authenticate?: Authenticate;
   /** Replaces the default authorizer (forbid all but the always-allow paths). */
   authorize?: Authorize;
+  /**
+   * True for a daemon that serves its own secure port (the apiserver): the runner then starts no
+   * health/metrics server of its own.
+   */
+  servesItself?: boolean;
 }
 
 /** Where the runner reads and writes; defaults to the real process. */
@@ -138,7 +143,7 @@ export async function runDaemon<C = Record<string, unknown>>(
   try {
     const config = spec.buildConfig ? spec.buildConfig(flags, featureGates) : (flags.toObject() as C);
     logger.info(`Version: ${version.gitVersion}`);
-    if (flags.has('secure-port') && flags.number('secure-port') > 0) {
+    if (!spec.servesItself && flags.has('secure-port') && flags.number('secure-port') > 0) {
       const allow = flags.strings('authorization-always-allow-paths');
       server = new SecureServer({
         serving: secureServingOptionsFromFlags(flags, spec.name),

@@ -1,2 +1,3 @@
 export * from './pki';
 export * from './kubeconfig-file';
+export * from './cluster-pki';

@@ -271,8 +271,8 @@ describe('endpoints', () => {
     });
     expect(JSON.parse((await httpsGet(port, '/version')).body)).toMatchObject({
       major: '1',
-      minor: '20',
-      gitVersion: 'v1.20.0',
+      minor: '29',
+      gitVersion: 'v1.29.0',
     });
     expect((await httpsGet(port, '/debug/pprof/profile')).status).toBe(404);
     expect(seen).toEqual([

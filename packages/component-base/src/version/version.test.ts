@@ -17,8 +17,8 @@ describe('version', () => {
     );
     expect(version).toMatchObject({
       major: '1',
-      minor: '20',
-      gitVersion: 'v1.20.0',
+      minor: '29',
+      gitVersion: 'v1.29.0',
       goVersion: process.version,
     });
     expect(version.platform).toMatch(/^[a-z0-9]+\/[a-z0-9]+$/);
@@ -26,7 +26,7 @@ describe('version', () => {
   });
 
   it('prints for --version and --version=raw', () => {
-    expect(versionText('true')).toBe('orch v1.20.0\n');
+    expect(versionText('true')).toBe('orch v1.29.0\n');
     expect(JSON.parse(versionText('raw'))).toEqual(version);
   });
 });

@@ -1,5 +1,6 @@
 import { compileKind, errorMessage } from '../../validation';
 import {
+  appsNameValidation,
   DaemonSetKind,
   DeploymentKind,
   StatefulSetKind,
@@ -113,5 +114,19 @@ describe('apps/v1 through the compiled kind', () => {
       revisionHistoryLimit: 10,
     });
     expect(compileKind(StatefulSetKind).validate(sts)).toEqual([]);
+  });
+});
+
+describe('StatefulSet names', () => {
+  it('must be RFC 1123 labels', () => {
+    const compiled = compileKind(StatefulSetKind, { nameValidation: appsNameValidation.StatefulSet });
+    const sts: StatefulSet = {
+      metadata: { name: 'db.v2', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db' }) },
+    };
+    compiled.default(sts);
+    expect(compiled.validate(sts).map(errorMessage)).toEqual([
+      'metadata.name: Invalid value: "db.v2": must not contain dots',
+    ]);
   });
 });

@@ -22,14 +22,12 @@ import {
   StatefulSetStatusSchema,
   StatefulSetUpdateStrategySchema,
   appsKinds,
-  formatLabelSelector,
-  selectorMatches,
-  selectorString,
   type DaemonSet,
   type Deployment,
   type ReplicaSet,
   type StatefulSet,
 } from './index';
+import { selectorStringCell, validateWorkloadTemplate } from './index';
 
 const node = (schema: TSchema, name: string) =>
   (schema as unknown as { properties: Record<string, Record<string, unknown>> }).properties[name]!;
@@ -498,22 +496,44 @@ describe('ControllerRevision', () => {
   });
 });
 
-describe('label selectors', () => {
-  it('match and print as Kubernetes does', () => {
-    const selector = {
-      matchLabels: { app: 'web' },
-      matchExpressions: [
-        { key: 'env', operator: 'NotIn', values: ['prod'] },
-        { key: 'canary', operator: 'DoesNotExist' },
-        { key: 'tier', operator: 'Exists' },
-      ],
-    };
-    expect(selectorString(selector)).toBe('app=web,!canary,env notin (prod),tier');
-    expect(selectorMatches(selector, { app: 'web', tier: 'x' })).toBe(true);
-    expect(selectorMatches(selector, { app: 'web', tier: 'x', env: 'prod' })).toBe(false);
-    expect(selectorMatches(selector, { app: 'web', tier: 'x', canary: '1' })).toBe(false);
-    expect(selectorMatches(undefined, {})).toBe(false);
-    expect(selectorMatches({}, { any: 'thing' })).toBe(true);
-    expect(formatLabelSelector({})).toBe('<none>');
+describe('workload selectors', () => {
+  const selector = {
+    matchLabels: { app: 'web' },
+    matchExpressions: [
+      { key: 'env', operator: 'NotIn', values: ['prod'] },
+      { key: 'canary', operator: 'DoesNotExist' },
+      { key: 'tier', operator: 'Exists' },
+    ],
+  };
+  const spec = (labels: Record<string, string>, sel: object | undefined = selector) => ({
+    selector: sel as never,
+    template: { metadata: { labels } },
+  });
+
+  it('prints the selector string form', () => {
+    expect(selectorStringCell(selector)).toBe('app=web,!canary,env notin (prod),tier');
+    expect(selectorStringCell({})).toBe('');
+    expect(selectorStringCell({ matchExpressions: [{ key: 'a', operator: 'Near' }] })).toBe('<error>');
+  });
+
+  it('match template labels with set-based requirements', () => {
+    expect(validateWorkloadTemplate(spec({ app: 'web', tier: 'x' }), 'spec', 'ReplicaSet')).toEqual([]);
+    expect(
+      validateWorkloadTemplate(spec({ app: 'web', tier: 'x', env: 'prod' }), 'spec', 'ReplicaSet'),
+    ).toHaveLength(1);
+    expect(
+      validateWorkloadTemplate(spec({ app: 'web', tier: 'x', canary: '1' }), 'spec', 'ReplicaSet'),
+    ).toHaveLength(1);
+    // An absent selector selects nothing; an empty one is skipped except by daemon sets (it matches anyway).
+    expect(validateWorkloadTemplate(spec({ a: 'b' }, undefined), 'spec', 'ReplicaSet')).toHaveLength(1);
+    expect(validateWorkloadTemplate(spec({ a: 'b' }, {}), 'spec', 'DaemonSet')).toEqual([]);
+  });
+
+  it('reports a selector that cannot be converted as each kind does', () => {
+    const bad = spec({ a: 'b' }, { matchExpressions: [{ key: 'a', operator: 'Near' }] });
+    expect(validateWorkloadTemplate(bad, 'spec', 'ReplicaSet').map(errorMessage)).toEqual([
+      expect.stringMatching(/^spec.selector: Invalid value: .*: invalid label selector$/),
+    ]);
+    expect(validateWorkloadTemplate(bad, 'spec', 'DaemonSet')).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ import {
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
 } from './int-or-percent';
-import { formatLabelSelector } from './label-selector';
+import { formatLabelSelector } from '../../util/labels';
 import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
 import { workloadCondition } from './workload-condition';
 import { containerColumns, selectorColumn } from './workload-columns';
@@ -142,7 +142,7 @@ export const DaemonSetSpecSchema = struct('io.k8s.api.apps.v1.DaemonSetSpec', da
 /** Kubernetes' ValidateDaemonSetSpec. */
 function validateDaemonSetSpec(spec: DaemonSetSpecValue, path: string): FieldError[] {
   return [
-    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'DaemonSet'),
+    ...validateWorkloadTemplate(spec, path, 'DaemonSet'),
     ...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'daemonset'),
     ...validateNonnegative(spec.minReadySeconds, child(path, 'minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')),

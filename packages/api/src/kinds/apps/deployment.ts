@@ -30,9 +30,8 @@ import {
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
 } from './int-or-percent';
-import { selectorString } from './label-selector';
 import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
-import { containerColumns, selectorColumn } from './workload-columns';
+import { containerColumns, selectorColumn, selectorStringCell } from './workload-columns';
 
 export const DeploymentStrategyTypes = ['Recreate', 'RollingUpdate'] as const;
 
@@ -157,7 +156,7 @@ function validateDeploymentSpec(spec: DeploymentSpecValue, path: string): FieldE
   const errors: FieldError[] = [
     ...validateNonnegative(spec.replicas, child(path, 'replicas')),
     ...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'deployment'),
-    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'ReplicaSet'),
+    ...validateWorkloadTemplate(spec, path, 'ReplicaSet'),
     ...validateNonnegative(spec.minReadySeconds, child(path, 'minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')),
   ];
@@ -253,6 +252,6 @@ export const DeploymentKind = defineKind({
     },
     ageColumn(),
     ...containerColumns<Deployment>((d) => d.spec?.template),
-    selectorColumn<Deployment>((d) => selectorString(d.spec?.selector)),
+    selectorColumn<Deployment>((d) => selectorStringCell(d.spec?.selector)),
   ],
 });

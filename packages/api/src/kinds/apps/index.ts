@@ -2,10 +2,10 @@ import { ControllerRevisionKind } from './controller-revision';
 import { DaemonSetKind } from './daemon-set';
 import { DeploymentKind } from './deployment';
 import { ReplicaSetKind } from './replica-set';
-import { StatefulSetKind } from './stateful-set';
+import type { NameValidator } from '../../validation/object-meta';
+import { StatefulSetKind, validateStatefulSetName } from './stateful-set';
 
 export * from './int-or-percent';
-export * from './label-selector';
 export * from './template-rules';
 export * from './workload-columns';
 export * from './workload-condition';
@@ -22,3 +22,8 @@ export const appsKinds = [
   StatefulSetKind,
   ControllerRevisionKind,
 ];
+
+/** Name rules of the apps kinds that are not RFC 1123 subdomains, by kind (compileKind's nameValidation). */
+export const appsNameValidation: Readonly<Record<string, NameValidator>> = {
+  StatefulSet: validateStatefulSetName,
+};

@@ -6,7 +6,7 @@ import { child, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import { validateNonnegative } from './int-or-percent';
-import { formatLabelSelector } from './label-selector';
+import { formatLabelSelector } from '../../util/labels';
 import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
 import { workloadCondition } from './workload-condition';
 import { containerColumns, selectorColumn } from './workload-columns';
@@ -41,7 +41,7 @@ function validateReplicaSetSpec(spec: ReplicaSetSpecValue, path: string): FieldE
     ...validateNonnegative(spec.replicas, child(path, 'replicas')),
     ...validateNonnegative(spec.minReadySeconds, child(path, 'minReadySeconds')),
     ...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'deployment'),
-    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'ReplicaSet'),
+    ...validateWorkloadTemplate(spec, path, 'ReplicaSet'),
   ];
 }
 

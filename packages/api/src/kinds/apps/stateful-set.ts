@@ -3,6 +3,8 @@ import type { Static } from '@sinclair/typebox';
 import { field, int32, int64, list, required, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { nameIsDNSLabel } from '../../util/names';
+import type { NameValidator } from '../../validation/object-meta';
 import {
   child,
   forbidden,
@@ -17,6 +19,9 @@ import { validateNonnegative } from './int-or-percent';
 import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
 import { workloadCondition } from './workload-condition';
 import { containerColumns } from './workload-columns';
+
+/** Kubernetes' ValidateStatefulSetName: pod names are built from it, so it must be an RFC 1123 label. */
+export const validateStatefulSetName: NameValidator = nameIsDNSLabel;
 
 export const PodManagementPolicies = ['OrderedReady', 'Parallel'] as const;
 
@@ -138,9 +143,7 @@ function validateStatefulSetSpec(spec: StatefulSetSpecValue, path: string): Fiel
   errors.push(...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')));
   errors.push(...validateNonnegative(spec.replicas, child(path, 'replicas')));
   errors.push(...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'statefulset'));
-  errors.push(
-    ...validateWorkloadTemplate(spec.template, spec.selector, child(path, 'template'), 'StatefulSet'),
-  );
+  errors.push(...validateWorkloadTemplate(spec, path, 'StatefulSet'));
   return errors;
 }
 

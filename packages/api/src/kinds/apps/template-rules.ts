@@ -1,48 +1,68 @@
 import type { LabelSelector } from '../../meta/object-meta';
+import { labelSelectorAsSelector, type LabelsSelector } from '../../util/labels';
 import { child, forbidden, invalid, notSupported, type FieldError } from '../../validation/field-error';
-import { selectorIsEmpty, selectorMatches } from './label-selector';
 
 interface TemplateLike {
   metadata?: { labels?: Record<string, string> };
   spec?: { restartPolicy?: string; activeDeadlineSeconds?: number };
 }
 
-/** The workload kind named when a pod template carries an activeDeadlineSeconds. */
-export type ActiveDeadlineRule = 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
+/** The workload kinds whose pod template rules live here. */
+export type WorkloadKind = 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
+
+/** Kubernetes' LabelSelectorAsSelector; undefined when the selector cannot be converted. */
+export function selectorOf(selector: LabelSelector | undefined): LabelsSelector | undefined {
+  try {
+    return labelSelectorAsSelector(selector);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What each kind reports when its selector cannot be converted (the DaemonSet says nothing more). */
+const unconvertibleSelectorDetail: Record<WorkloadKind, string | undefined> = {
+  ReplicaSet: 'invalid label selector',
+  StatefulSet: '',
+  DaemonSet: undefined,
+};
 
 /**
- * Kubernetes' rules for the pod template of a replicated workload (ValidatePodTemplateSpecForReplicaSet and
- * the DaemonSet/StatefulSet equivalents): labels match the selector, pods restart Always, no deadline.
+ * Kubernetes' rules for the pod template of a replicated workload (ValidatePodTemplateSpecForReplicaSet,
+ * used by Deployment and ReplicaSet, and the DaemonSet/StatefulSet equivalents): the template labels
+ * match the selector, pods restart Always, no activeDeadlineSeconds.
  */
 export function validateWorkloadTemplate(
-  template: TemplateLike | undefined,
-  selector: LabelSelector | undefined,
+  spec: { selector?: LabelSelector; template?: TemplateLike },
   path: string,
-  deadlineRule: ActiveDeadlineRule,
+  kind: WorkloadKind,
 ): FieldError[] {
   const errors: FieldError[] = [];
+  const selector = selectorOf(spec.selector);
+  if (selector === undefined) {
+    const detail = unconvertibleSelectorDetail[kind];
+    if (detail !== undefined) errors.push(invalid(child(path, 'selector'), spec.selector, detail));
+  }
+  const template = spec.template;
   if (!template) return errors;
-  const labels = template.metadata?.labels ?? {};
-  const checkLabels = deadlineRule === 'DaemonSet' || !selector || !selectorIsEmpty(selector);
-  if (checkLabels && !selectorMatches(selector, labels)) {
+  const templatePath = child(path, 'template');
+  // A DaemonSet checks even an empty selector (which matches anything); the others skip it.
+  const checkLabels = selector !== undefined && (kind === 'DaemonSet' || !selector.empty());
+  if (checkLabels && !selector.matches(template.metadata?.labels ?? {})) {
     errors.push(
       invalid(
-        child(child(path, 'metadata'), 'labels'),
+        child(child(templatePath, 'metadata'), 'labels'),
         template.metadata?.labels ?? {},
         '`selector` does not match template `labels`',
       ),
     );
   }
-  const spec = child(path, 'spec');
+  const podSpec = child(templatePath, 'spec');
   const restartPolicy = template.spec?.restartPolicy ?? 'Always';
   if (restartPolicy !== 'Always')
-    errors.push(notSupported(child(spec, 'restartPolicy'), restartPolicy, ['Always']));
+    errors.push(notSupported(child(podSpec, 'restartPolicy'), restartPolicy, ['Always']));
   if (template.spec?.activeDeadlineSeconds !== undefined) {
     errors.push(
-      forbidden(
-        child(spec, 'activeDeadlineSeconds'),
-        `activeDeadlineSeconds in ${deadlineRule} is not Supported`,
-      ),
+      forbidden(child(podSpec, 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kind} is not Supported`),
     );
   }
   return errors;
@@ -54,6 +74,8 @@ export function validateSelectorNotEmpty(
   path: string,
   kind: string,
 ): FieldError[] {
-  if (!selector || !selectorIsEmpty(selector)) return [];
-  return [invalid(path, selector, `empty selector is invalid for ${kind}`)];
+  if (!selector) return [];
+  const requirements =
+    Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions?.length ?? 0);
+  return requirements === 0 ? [invalid(path, selector, `empty selector is invalid for ${kind}`)] : [];
 }

@@ -1,5 +1,7 @@
+import type { LabelSelector } from '../../meta/object-meta';
 import type { ColumnDeclaration } from '../../schema/kind';
 import { layoutContainerCells } from '../core/pod-columns';
+import { selectorOf } from './template-rules';
 
 interface PodTemplateLike {
   spec?: { containers?: readonly { name: string; image?: string }[] };
@@ -36,4 +38,12 @@ export function selectorColumn<T>(cell: (obj: T) => string): ColumnDeclaration<T
     description: 'The label selector of the pods.',
     cell,
   };
+}
+
+/**
+ * The selector in its string form, as the Deployment and Job printers show it (no `<none>` for an
+ * empty selector, unlike FormatLabelSelector); `<error>` when it cannot be converted.
+ */
+export function selectorStringCell(selector: LabelSelector | undefined): string {
+  return selectorOf(selector)?.toString() ?? '<error>';
 }

@@ -48,9 +48,9 @@ describe('autoscaling/v1 HorizontalPodAutoscaler', () => {
       'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
       'spec.maxReplicas: Invalid value: 0: must be greater than 0',
     ]);
-    expect(run(HorizontalPodAutoscalerSpecSchema, { ...spec, minReplicas: 5, maxReplicas: 3 }, 'spec')).toEqual([
-      'spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`',
-    ]);
+    expect(
+      run(HorizontalPodAutoscalerSpecSchema, { ...spec, minReplicas: 5, maxReplicas: 3 }, 'spec'),
+    ).toEqual(['spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`']);
     expect(
       run(
         HorizontalPodAutoscalerSpecSchema,

@@ -6,7 +6,7 @@ import { child, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, humanDuration, nameColumn } from '../columns';
 import { ObjectReferenceSchema } from '../core/object-reference';
 import { validateNonnegative } from '../apps/int-or-percent';
-import { formatLabelSelector } from '../apps/label-selector';
+import { formatLabelSelector } from '../../util/labels';
 import { containerColumns, selectorColumn } from '../apps/workload-columns';
 import { JobTemplateSpecSchema } from './job-template-spec';
 

@@ -10,8 +10,8 @@ import {
   type FieldError,
 } from '../../validation/field-error';
 import { ageColumn, nameColumn, shortHumanDuration } from '../columns';
-import { selectorMatches, selectorString } from '../apps/label-selector';
-import { containerColumns, selectorColumn } from '../apps/workload-columns';
+import { selectorOf } from '../apps/template-rules';
+import { containerColumns, selectorColumn, selectorStringCell } from '../apps/workload-columns';
 import { JobSpecSchema } from './job-spec';
 
 /** The label tying a job's pods to the job's uid, generated with the selector. */
@@ -121,12 +121,12 @@ function validateJob(job: JobValue, path: string): FieldError[] {
     errors.push(...validateHasLabel(templateLabels, templateMeta, CONTROLLER_UID_LABEL, uid));
     errors.push(...validateHasLabel(templateLabels, templateMeta, JOB_NAME_LABEL, job.metadata?.name ?? ''));
     const expected = { [CONTROLLER_UID_LABEL]: uid, [JOB_NAME_LABEL]: job.metadata?.name ?? '' };
-    if (!selectorMatches(spec.selector, expected)) {
+    if (selectorOf(spec.selector)?.matches(expected) === false) {
       errors.push(invalid(child(specPath, 'selector'), spec.selector, '`selector` not auto-generated'));
     }
   }
   if (!spec.selector) errors.push(requiredError(child(specPath, 'selector')));
-  else if (!selectorMatches(spec.selector, templateLabels ?? {})) {
+  else if (selectorOf(spec.selector)?.matches(templateLabels ?? {}) === false) {
     errors.push(
       invalid(
         child(child(child(specPath, 'template'), 'metadata'), 'labels'),
@@ -184,6 +184,6 @@ export const JobKind = defineKind({
     },
     ageColumn(),
     ...containerColumns<Job>((job) => job.spec?.template),
-    selectorColumn<Job>((job) => selectorString(job.spec?.selector)),
+    selectorColumn<Job>((job) => selectorStringCell(job.spec?.selector)),
   ],
 });

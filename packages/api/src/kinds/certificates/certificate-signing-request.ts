@@ -14,6 +14,7 @@ import {
 import { defineKind } from '../../schema/kind';
 import { objectMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain } from '../../util/names';
+import type { NameValidator } from '../../validation/object-meta';
 import {
   child,
   duplicate,
@@ -50,6 +51,9 @@ export const KeyUsages = [
   'microsoft sgc',
   'netscape sgc',
 ] as const;
+
+/** Kubernetes' ValidateCertificateRequestName: any name is accepted. */
+export const validateCertificateRequestName: NameValidator = () => [];
 
 export const RequestConditionTypes = ['Approved', 'Denied', 'Failed'] as const;
 

@@ -1,9 +1,12 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, structHooks } from '../../schema/fields';
+import type { KindDeclaration } from '../../schema/kind';
+import { compileKind } from '../../validation';
 import { errorMessage, type FieldError } from '../../validation/field-error';
 import {
   CertificateSigningRequestConditionSchema,
   CertificateSigningRequestKind,
+  certificatesNameValidation,
   CertificateSigningRequestSpecSchema,
   CertificateSigningRequestStatusSchema,
   type CertificateSigningRequest,
@@ -155,5 +158,19 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
       },
     };
     expect(cells(denied)[4]).toBe('Denied,Failed');
+  });
+});
+
+describe('CertificateSigningRequest names', () => {
+  it('accepts any name, as Kubernetes does', () => {
+    // Kinds with typed field selectors are wired through KindDeclaration<any>, as allKinds does.
+    const compiled = compileKind(CertificateSigningRequestKind as KindDeclaration<any>, {
+      nameValidation: certificatesNameValidation.CertificateSigningRequest,
+    });
+    const csr: CertificateSigningRequest = {
+      metadata: { name: 'Node CSR:1' },
+      spec: { request: pemRequest, signerName: 'kubernetes.io/kubelet-serving', usages: ['server auth'] },
+    };
+    expect(compiled.validate(csr)).toEqual([]);
   });
 });

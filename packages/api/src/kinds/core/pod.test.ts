@@ -11,9 +11,6 @@ import {
 } from './container';
 import { ContainerStatusSchema } from './container-status';
 import { EnvVarSchema, ConfigMapKeySelectorSchema } from './env';
-import { OrchKeyword } from '../../schema/fields';
-
-const PROTO_EMBEDDED_KEYWORD = OrchKeyword.protoEmbedded;
 import { PodKind, POD_UPDATE_FORBIDDEN_MESSAGE, type Pod } from './pod';
 import { podFamilyKinds } from './pod-family';
 import { PodSpecSchema, PodTemplateSpecSchema } from './pod-spec';
@@ -22,6 +19,8 @@ import { PodTemplateKind, type PodTemplate } from './pod-template';
 import { ProbeSchema } from './probe';
 import { ReplicationControllerKind, type ReplicationController } from './replication-controller';
 import { VolumeSchema } from './volume';
+
+const PROTO_EMBEDDED_KEYWORD = OrchKeyword.protoEmbedded;
 
 type Node = Record<string, unknown>;
 const props = (s: TSchema): Record<string, Node> =>

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, structHooks } from '../../schema/fields';
+import { compileKind } from '../../validation';
 import { errorMessage, type FieldError } from '../../validation/field-error';
 import {
   ClusterRoleBindingKind,
@@ -15,6 +16,7 @@ import {
   RoleSchema,
   SubjectSchema,
   rbacKinds,
+  rbacNameValidation,
   type ClusterRoleBinding,
   type RoleBinding,
   type Subject,
@@ -163,6 +165,16 @@ describe('rbac.authorization.k8s.io/v1', () => {
       ['Users', 1, 'jane, joe'],
       ['Groups', 1, 'devs'],
       ['ServiceAccounts', 1, 'ns1/default'],
+    ]);
+  });
+});
+
+describe('RBAC names', () => {
+  it('accepts path segments such as system:node, through the compiled kind', () => {
+    const compiled = compileKind(ClusterRoleKind, { nameValidation: rbacNameValidation.ClusterRole });
+    expect(compiled.validate({ metadata: { name: 'system:aggregate-to-view' }, rules: [] })).toEqual([]);
+    expect(compiled.validate({ metadata: { name: 'a/b' }, rules: [] }).map((e) => errorMessage(e))).toEqual([
+      expect.stringMatching(/^metadata.name: Invalid value: "a\/b": may not contain '\/'$/),
     ]);
   });
 });

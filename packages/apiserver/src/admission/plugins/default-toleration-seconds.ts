@@ -28,7 +28,9 @@ export class DefaultTolerationSeconds implements AdmissionPlugin {
     const tolerations = spec.tolerations ?? [];
     for (const d of defaults) {
       const covered = tolerations.some(
-        (t) => (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === d.key || (!t.key && t.operator === 'Exists')),
+        (t) =>
+          (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') &&
+          (t.key === d.key || (!t.key && t.operator === 'Exists')),
       );
       if (!covered) tolerations.push({ ...d });
     }

@@ -19,12 +19,19 @@ export const admissionPlugins: Record<string, (lookup: ObjectLookup) => Admissio
 };
 
 /** The plugins on by default. */
-export const defaultAdmissionPlugins = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'DefaultTolerationSeconds', 'Priority'];
+export const defaultAdmissionPlugins = [
+  'NamespaceLifecycle',
+  'LimitRanger',
+  'ServiceAccount',
+  'DefaultTolerationSeconds',
+  'Priority',
+];
 
 /** The plugins to run given --enable-admission-plugins and --disable-admission-plugins; unknown names are errors. */
 export function selectAdmissionPlugins(enable: readonly string[], disable: readonly string[]): string[] {
   for (const n of [...enable, ...disable]) {
-    if (!admissionPlugins[n]) throw new Error(`plugins [${n}] in runtime admission plugins list is not registered`);
+    if (!admissionPlugins[n])
+      throw new Error(`plugins [${n}] in runtime admission plugins list is not registered`);
   }
   const on = new Set([...defaultAdmissionPlugins, ...enable]);
   for (const n of disable) on.delete(n);

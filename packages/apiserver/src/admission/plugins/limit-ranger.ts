@@ -34,7 +34,11 @@ export class LimitRanger implements AdmissionPlugin {
 
   private async items(namespace: string): Promise<LimitRangeItem[]> {
     const ranges = await this.lookup.list('', 'limitranges', namespace);
-    return ranges.flatMap((r) => ((r.spec as { limits?: LimitRangeItem[] } | undefined)?.limits ?? []).filter((i) => i.type === 'Container'));
+    return ranges.flatMap((r) =>
+      ((r.spec as { limits?: LimitRangeItem[] } | undefined)?.limits ?? []).filter(
+        (i) => i.type === 'Container',
+      ),
+    );
   }
 
   private containers(a: AdmissionAttributes): Container[] | undefined {
@@ -86,12 +90,16 @@ export class LimitRanger implements AdmissionPlugin {
         const req = c.resources?.requests ?? {};
         const lim = c.resources?.limits ?? {};
         for (const [r, min] of Object.entries(item.min ?? {})) {
-          if (req[r] === undefined) problems.push(`minimum ${r} usage per Container is ${min}.  No request is specified`);
-          else if (less(req[r]!, min)) problems.push(`minimum ${r} usage per Container is ${min}, but request is ${req[r]}`);
+          if (req[r] === undefined)
+            problems.push(`minimum ${r} usage per Container is ${min}.  No request is specified`);
+          else if (less(req[r]!, min))
+            problems.push(`minimum ${r} usage per Container is ${min}, but request is ${req[r]}`);
         }
         for (const [r, max] of Object.entries(item.max ?? {})) {
-          if (lim[r] === undefined) problems.push(`maximum ${r} usage per Container is ${max}.  No limit is specified`);
-          else if (less(max, lim[r]!)) problems.push(`maximum ${r} usage per Container is ${max}, but limit is ${lim[r]}`);
+          if (lim[r] === undefined)
+            problems.push(`maximum ${r} usage per Container is ${max}.  No limit is specified`);
+          else if (less(max, lim[r]!))
+            problems.push(`maximum ${r} usage per Container is ${max}, but limit is ${lim[r]}`);
         }
       }
     }

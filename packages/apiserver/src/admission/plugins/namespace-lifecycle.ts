@@ -20,7 +20,12 @@ export class NamespaceLifecycle implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (a.operation === 'DELETE' && a.resource === 'namespaces' && a.declaration.group === '' && !a.subresource) {
+    if (
+      a.operation === 'DELETE' &&
+      a.resource === 'namespaces' &&
+      a.declaration.group === '' &&
+      !a.subresource
+    ) {
       if (immortalNamespaces.has(a.name)) throw admissionForbidden(a, 'this namespace may not be deleted');
       return;
     }
@@ -31,7 +36,10 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
       const message = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
       const e = admissionForbidden(a, message);
-      e.status.details = { ...e.status.details, causes: [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }] };
+      e.status.details = {
+        ...e.status.details,
+        causes: [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }],
+      };
       throw e;
     }
   }

@@ -26,13 +26,20 @@ export class PriorityAdmission implements AdmissionPlugin {
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.declaration.group !== '' || a.resource !== 'pods' || a.subresource || !a.object) return;
-    const spec = (a.object.spec ?? {}) as { priorityClassName?: string; priority?: number; preemptionPolicy?: string };
+    const spec = (a.object.spec ?? {}) as {
+      priorityClassName?: string;
+      priority?: number;
+      preemptionPolicy?: string;
+    };
     let value = 0;
     let policy: string | undefined;
     if (spec.priorityClassName) {
-      const pc = (await this.lookup.get('scheduling.k8s.io', 'priorityclasses', '', spec.priorityClassName)) as
-        | (PriorityClass & { metadata: unknown })
-        | undefined;
+      const pc = (await this.lookup.get(
+        'scheduling.k8s.io',
+        'priorityclasses',
+        '',
+        spec.priorityClassName,
+      )) as (PriorityClass & { metadata: unknown }) | undefined;
       if (pc) {
         value = pc.value ?? 0;
         policy = pc.preemptionPolicy;
@@ -42,7 +49,11 @@ export class PriorityAdmission implements AdmissionPlugin {
         throw admissionForbidden(a, `no PriorityClass with name ${spec.priorityClassName} was found`);
       }
     } else {
-      const all = (await this.lookup.list('scheduling.k8s.io', 'priorityclasses', '')) as unknown as PriorityClass[];
+      const all = (await this.lookup.list(
+        'scheduling.k8s.io',
+        'priorityclasses',
+        '',
+      )) as unknown as PriorityClass[];
       const global = all.find((pc) => pc.globalDefault);
       if (global) {
         value = global.value ?? 0;

@@ -31,7 +31,10 @@ export class NamespaceStrategy extends Strategy {
 
   override readonly subresources: Record<string, SubresourceHandler> = {
     finalize: async (store, request) => {
-      if (request.verb !== 'update') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+      if (request.verb !== 'update')
+        throw statusErrors.methodNotAllowed(
+          'the server does not allow this method on the requested resource',
+        );
       const body = request.body;
       const finalizers = ((body?.spec ?? {}) as NamespaceSpec).finalizers ?? [];
       const { object } = await store.update(
@@ -56,6 +59,10 @@ export class NamespaceStrategy extends Strategy {
   /** A Terminating namespace whose finalizers are all gone is deleted. */
   override finished(obj: ApiObject): boolean {
     const finalizers = ((obj.spec ?? {}) as NamespaceSpec).finalizers ?? [];
-    return Boolean(obj.metadata.deletionTimestamp) && finalizers.length === 0 && !(obj.metadata.finalizers ?? []).length;
+    return (
+      Boolean(obj.metadata.deletionTimestamp) &&
+      finalizers.length === 0 &&
+      !(obj.metadata.finalizers ?? []).length
+    );
   }
 }

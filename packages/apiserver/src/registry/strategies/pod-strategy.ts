@@ -62,19 +62,36 @@ export class PodStrategy extends Strategy {
 
   override readonly subresources: Record<string, SubresourceHandler> = {
     binding: async (store, request) => {
-      if (request.verb !== 'create') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+      if (request.verb !== 'create')
+        throw statusErrors.methodNotAllowed(
+          'the server does not allow this method on the requested resource',
+        );
       const binding = request.body ?? ({} as ApiObject);
       const target = binding.target as { kind?: string; name?: string } | undefined;
       const name = binding.metadata?.name || request.name;
       if (!target?.name) {
-        throw statusErrors.invalid('Binding', '', name, `Binding "${name}" is invalid: target.name: Required value`, [
-          { reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' },
-        ]);
+        throw statusErrors.invalid(
+          'Binding',
+          '',
+          name,
+          `Binding "${name}" is invalid: target.name: Required value`,
+          [{ reason: 'FieldValueRequired', message: 'Required value', field: 'target.name' }],
+        );
       }
       if (target.kind && target.kind !== 'Node') {
-        throw statusErrors.invalid('Binding', '', name, `Binding "${name}" is invalid: target.kind: Unsupported value: "${target.kind}": supported values: "Node"`, [
-          { reason: 'FieldValueNotSupported', message: `Unsupported value: "${target.kind}": supported values: "Node"`, field: 'target.kind' },
-        ]);
+        throw statusErrors.invalid(
+          'Binding',
+          '',
+          name,
+          `Binding "${name}" is invalid: target.kind: Unsupported value: "${target.kind}": supported values: "Node"`,
+          [
+            {
+              reason: 'FieldValueNotSupported',
+              message: `Unsupported value: "${target.kind}": supported values: "Node"`,
+              field: 'target.kind',
+            },
+          ],
+        );
       }
       await store.update(
         request.scope,
@@ -83,11 +100,19 @@ export class PodStrategy extends Strategy {
           if (!current) throw statusErrors.notFound({ group: '', resource: 'pods' }, name);
           const pod = clone(current);
           if (pod.metadata.deletionTimestamp) {
-            throw statusErrors.conflict({ group: '', resource: 'pods' }, name, 'pod is being deleted, cannot be assigned to a host');
+            throw statusErrors.conflict(
+              { group: '', resource: 'pods' },
+              name,
+              'pod is being deleted, cannot be assigned to a host',
+            );
           }
           const spec = (pod.spec ?? {}) as PodSpecLike;
           if (spec.nodeName) {
-            throw statusErrors.conflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
+            throw statusErrors.conflict(
+              { group: '', resource: 'pods' },
+              name,
+              `pod ${name} is already assigned to node "${spec.nodeName}"`,
+            );
           }
           spec.nodeName = target.name;
           pod.spec = spec;
@@ -107,7 +132,10 @@ export class PodStrategy extends Strategy {
         request.options,
         'binding',
       );
-      return { code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+      return {
+        code: 201,
+        object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
+      };
     },
   };
 }

@@ -151,6 +151,32 @@ describe('watch cache', () => {
     expect(withBookmarks.events).toEqual([]);
   });
 
+  test('after its backend watch fails, the cache ends its watchers and rebuilds itself', async () => {
+    const failSource: ((error: Error) => void)[] = [];
+    const watchBackend = backend.watch.bind(backend);
+    backend.watch = (prefix, from, onEvent, onError, options) => {
+      failSource.push(onError);
+      return watchBackend(prefix, from, onEvent, onError, options);
+    };
+    await start({ retryDelayMs: 10 });
+    const before = await watch('/registry/pods/', 0);
+    failSource[0](new Error('connection lost'));
+    expect(((await before.waitForError()) as StorageError).code).toBe('Unavailable');
+
+    const kv = await backend.create('/registry/pods/ns/late', text('x'));
+    await waitUntil(
+      () => failSource.length === 2 && cacher.cachedRevision >= kv.modRevision,
+      5000,
+      () => 'rebuilt',
+    );
+    expect((await cacher.list('/registry/pods/', { fromCache: true })).items.map((i) => i.key)).toEqual([
+      '/registry/pods/ns/late',
+    ]);
+    const after = await watch('/registry/pods/', kv.modRevision);
+    const next = await cacher.update('/registry/pods/ns/late', text('y'));
+    expect((await after.waitForEvents(1)).map((e) => e.modRevision)).toEqual([next.modRevision]);
+  });
+
   test('closing ends the watchers and keeps a shared backend open', async () => {
     await start();
     const recorder = await watch('/registry/pods/', 0);

@@ -137,7 +137,7 @@ export class Cacher implements Storage {
 
   async compact(revision: number): Promise<void> {
     await this.backend.compact(revision);
-    this.window.dropThrough(Math.min(revision, this.revision));
+    this.window.dropThrough(revision);
   }
 
   currentRevision(): Promise<number> {

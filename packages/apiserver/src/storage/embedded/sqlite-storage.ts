@@ -51,9 +51,12 @@ const KEYSPACE_END = Buffer.from([0xff]);
 
 /**
  * The embedded backend: SQLite on local disk through better-sqlite3. One process owns the file.
- * Writes are single SQLite transactions (current state + one history row), watch events are pushed
- * to in-process watchers right after the commit, and reads at past revisions come from the history
- * table. Automatic compaction keeps the history bounded (see {@link SqliteStorageOptions}).
+ * Each write changes the current state and appends one history row; the writes issued in one turn
+ * of the event loop share a transaction (group commit) and are acknowledged after it committed.
+ * Watch events are pushed to in-process watchers right after the commit, and reads at past
+ * revisions come from the history table. Automatic compaction keeps the history bounded (see
+ * {@link SqliteStorageOptions}). A watch replays its backlog from memory, so a watch from far back
+ * in a large history costs memory in proportion.
  */
 export class SqliteStorage implements Storage {
   private readonly db: Database.Database;

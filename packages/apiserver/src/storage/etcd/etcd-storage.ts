@@ -21,7 +21,9 @@ export interface EtcdStorageOptions {
   endpoints: string[];
   /**
    * Compact every interval to the revision seen one interval earlier, as kube-apiserver does.
-   * Default 5 minutes; 0 disables compaction by this client.
+   * Default 5 minutes; 0 disables compaction by this client (e.g. when etcd runs its own
+   * `--auto-compaction-*`). Several apiservers may each compact; every compaction keeps at least
+   * one interval of history, so the retention guarantee holds.
    */
   compactionIntervalMs?: number;
   /** Deadline of every unary call (reads, writes, compaction); streams have none. Default 15 s. */
@@ -197,7 +199,11 @@ export class EtcdStorage implements Storage {
     if (this.closed) return;
     await this.compactor?.stop();
     this.closed = true;
-    await Promise.all([...this.watches].map((w) => w.stop()));
+    // Cancelling asks etcd and waits for its answer; a member that went silent must not hold us.
+    const cancelled = Promise.all([...this.watches].map((w) => w.stop()));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([cancelled, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
     this.client.close();
   }
 

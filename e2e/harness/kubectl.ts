@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the stock kubectl on PATH with a kubeconfig (and optional stdin), bounded in time. */
+export function kubectl(
+  kubeconfig: string,
+  args: string[],
+  input?: string,
+  timeoutMs = 60_000,
+): Promise<KubectlResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, KUBECONFIG: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Runs kubectl and fails with its output when it exits non-zero. */
+export async function kubectlOK(kubeconfig: string, args: string[], input?: string): Promise<string> {
+  const r = await kubectl(kubeconfig, args, input);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr || r.stdout}`);
+  return r.stdout;
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import {
+  ensureSelfSignedCertKey,
+  version,
+  type DaemonContext,
+  type DaemonHandle,
+} from '@orch/component-base';
+import { selectAdmissionPlugins } from '../admission/plugins';
+import { APIServer } from '../server/apiserver';
+import { apiserverOptions } from './apiserver-config';
+import { createStorage } from './storage-factory';
+
+/** Starts orch-apiserver from its flags; the returned handle stops it. */
+export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonHandle> {
+  const options = apiserverOptions(ctx.flags);
+  const admissionPlugins = selectAdmissionPlugins(
+    options.enableAdmissionPlugins,
+    options.disableAdmissionPlugins,
+  );
+  const tls =
+    options.tlsCertFile && options.tlsPrivateKeyFile
+      ? { cert: readFileSync(options.tlsCertFile), key: readFileSync(options.tlsPrivateKeyFile) }
+      : ensureSelfSignedCertKey(options.certDir, 'apiserver', options.advertiseAddress ?? '127.0.0.1');
+  const storage = createStorage(options.storage);
+  const server = new APIServer({
+    storage,
+    bindAddress: options.bindAddress,
+    securePort: options.securePort,
+    advertiseAddress: options.advertiseAddress
+      ? `${options.advertiseAddress}:${options.securePort}`
+      : undefined,
+    tls,
+    clientCA: options.clientCAFile ? readFileSync(options.clientCAFile) : undefined,
+    anonymousAuth: options.anonymousAuth,
+    maxRequestsInflight: options.maxRequestsInflight,
+    maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
+    requestTimeoutMs: options.requestTimeoutMs,
+    admissionPlugins,
+    version,
+  });
+  await server.start();
+  await server.bootstrap();
+  ctx.logger.info(`Serving securely on ${server.address()}`);
+  return {
+    async stop() {
+      await server.close();
+      await storage.close();
+    },
+  };
+}

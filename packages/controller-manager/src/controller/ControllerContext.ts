@@ -1,0 +1,36 @@
+import type { RestClient, SharedInformerFactory } from '@orch/client';
+import type { EventRecorder } from './EventRecorder';
+
+/** The logging a controller needs (the daemon's Logger satisfies it). */
+export interface ControllerLogger {
+  info(message: string): void;
+  warning(message: string): void;
+  error(message: string): void;
+}
+
+/** What the manager hands each controller. */
+export interface ControllerContext {
+  /** The controller's client: its own service account's credentials or the manager's. */
+  client: RestClient;
+  /** The informers shared by every controller of the manager. */
+  informers: SharedInformerFactory;
+  recorder: EventRecorder;
+  logger: ControllerLogger;
+  /** Parallel reconciles (the controller's --concurrent-*-syncs flag). */
+  workers: number;
+  /** The clock; Date.now unless a test drives it. */
+  now: () => number;
+}
+
+/** A started controller. */
+export interface RunningController {
+  stop(): Promise<void>;
+}
+
+/** One entry of the controller registry. */
+export interface ControllerDescriptor {
+  /** The flag giving the number of workers, if the controller has one. */
+  concurrencyFlag?: string;
+  /** Registers informers and handlers and starts the workers once the caches have synced. */
+  start(ctx: ControllerContext): RunningController;
+}

@@ -1,0 +1,33 @@
+import { parseTime, type Pod } from '@orch/api';
+
+/** The pod's Ready condition, if any. */
+export function podReadyCondition(pod: Pod): { status?: string; lastTransitionTime?: string } | undefined {
+  return pod.status?.conditions?.find((c) => c.type === 'Ready');
+}
+
+/** Whether the pod's Ready condition is True. */
+export function isPodReady(pod: Pod): boolean {
+  return podReadyCondition(pod)?.status === 'True';
+}
+
+/** Ready for at least minReadySeconds (Kubernetes' IsPodAvailable). */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const ready = podReadyCondition(pod);
+  if (ready?.status !== 'True') return false;
+  if (minReadySeconds <= 0) return true;
+  if (!ready.lastTransitionTime) return false;
+  return parseTime(ready.lastTransitionTime) + minReadySeconds * 1000 < now;
+}
+
+/** Not finished and not being deleted (Kubernetes' IsPodActive). */
+export function isPodActive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+/** The pod's restarts across its containers. */
+export function podRestarts(pod: Pod): number {
+  let total = 0;
+  for (const s of pod.status?.containerStatuses ?? []) total += s.restartCount ?? 0;
+  return total;
+}

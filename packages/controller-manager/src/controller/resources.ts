@@ -1,0 +1,23 @@
+import type { ResourceDescriptor } from '@orch/client';
+
+const core = (resource: string, namespaced = true): ResourceDescriptor => ({
+  group: '',
+  version: 'v1',
+  resource,
+  namespaced,
+});
+
+/** The resources the controllers read and write. */
+export const RESOURCES = {
+  pods: core('pods'),
+  namespaces: core('namespaces', false),
+  serviceaccounts: core('serviceaccounts'),
+  events: core('events'),
+  endpoints: core('endpoints'),
+  configmaps: core('configmaps'),
+  replicasets: { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true },
+  jobs: { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true },
+  cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true },
+  leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true },
+} satisfies Record<string, ResourceDescriptor>;

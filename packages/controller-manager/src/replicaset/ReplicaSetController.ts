@@ -1,0 +1,242 @@
+import {
+  getControllerOf,
+  labelSelectorAsSelector,
+  newControllerRef,
+  PodKind,
+  ReplicaSetKind,
+  type Pod,
+  type ReplicaSet,
+} from '@orch/api';
+import {
+  clientFor,
+  isNotFound,
+  splitMetaNamespaceKey,
+  type TypedClient,
+  type KubeObject,
+  type Lister,
+  type SharedIndexInformer,
+} from '@orch/client';
+import { errorMessage } from '@orch/component-base';
+import { claimObjects } from '../controller/claimObjects';
+import { ControllerExpectations } from '../controller/ControllerExpectations';
+import type { ControllerContext } from '../controller/ControllerContext';
+import { isPodActive, isPodReady } from '../controller/podUtil';
+import { deletedObject, QueueController } from '../controller/QueueController';
+import { withKind } from '../controller/withKind';
+import { RESOURCES } from '../controller/resources';
+import { calculateReplicaSetStatus, sameReplicaSetStatus } from './replicaSetStatus';
+import { podsToDelete } from './rankPodsForDeletion';
+import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from './slowStartBatch';
+
+/** At most this many pods are created or deleted in one sync (Kubernetes' BurstReplicas). */
+export const BURST_REPLICAS = 500;
+
+export const REPLICA_SET_GVK = { group: 'apps', version: 'v1', kind: 'ReplicaSet' };
+
+/** The pod a ReplicaSet creates from its template (Kubernetes' GetPodFromTemplate). */
+export function podFromTemplate(rs: ReplicaSet): Pod {
+  const template = rs.spec?.template ?? {};
+  const meta = template.metadata ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${rs.metadata?.name}-`,
+      namespace: rs.metadata?.namespace,
+      ...(meta.labels ? { labels: { ...meta.labels } } : {}),
+      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
+      ownerReferences: [newControllerRef(rs, REPLICA_SET_GVK)],
+    },
+    spec: structuredClone(template.spec),
+  } as Pod;
+}
+
+/** Keeps the number of pods of every ReplicaSet at its replicas. */
+export class ReplicaSetController extends QueueController {
+  readonly expectations: ControllerExpectations;
+  private readonly rsLister: Lister<ReplicaSet>;
+  private readonly podLister: Lister<Pod>;
+  private readonly pods: TypedClient<Pod>;
+  private readonly replicaSets: TypedClient<ReplicaSet>;
+
+  constructor(ctx: ControllerContext) {
+    super('replicaset', ctx);
+    this.expectations = new ControllerExpectations(ctx.now);
+    const rsInformer = ctx.informers.informerFor<ReplicaSet>(RESOURCES.replicasets);
+    const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
+    this.rsLister = rsInformer.lister();
+    this.podLister = podInformer.lister();
+    this.pods = clientFor(ctx.client, PodKind);
+    this.replicaSets = clientFor(ctx.client, ReplicaSetKind);
+    rsInformer.addEventHandler({
+      onAdd: (rs) => this.enqueue(rs),
+      onUpdate: (_old, rs) => this.enqueue(rs),
+      onDelete: (obj) => {
+        const rs = deletedObject(obj);
+        this.expectations.delete(`${rs.metadata?.namespace}/${rs.metadata?.name}`);
+        this.enqueue(rs);
+      },
+    });
+    podInformer.addEventHandler({
+      onAdd: (pod) => this.podAdded(pod),
+      onUpdate: (old, pod) => this.podUpdated(old, pod),
+      onDelete: (obj) => this.podDeleted(deletedObject(obj)),
+    });
+    this.run([rsInformer, podInformer] as SharedIndexInformer<KubeObject>[]);
+  }
+
+  /** The ReplicaSet a controller reference names, when it is that very object. */
+  private resolveRef(pod: Pod): ReplicaSet | undefined {
+    const ref = getControllerOf(pod);
+    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.rsLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
+    return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
+  }
+
+  private key(rs: ReplicaSet): string {
+    return `${rs.metadata?.namespace}/${rs.metadata?.name}`;
+  }
+
+  /** ReplicaSets whose selector matches an orphan pod. */
+  private matchingReplicaSets(pod: Pod): ReplicaSet[] {
+    const labels = pod.metadata?.labels ?? {};
+    return this.rsLister
+      .namespace(pod.metadata?.namespace ?? '')
+      .list()
+      .filter((rs) => {
+        try {
+          const sel = labelSelectorAsSelector(rs.spec?.selector);
+          return !sel.empty() && sel.matches(labels);
+        } catch {
+          return false;
+        }
+      });
+  }
+
+  private podAdded(pod: Pod): void {
+    if (pod.metadata?.deletionTimestamp) {
+      this.podDeleted(pod);
+      return;
+    }
+    const rs = this.resolveRef(pod);
+    if (rs) {
+      this.expectations.creationObserved(this.key(rs));
+      this.enqueue(rs);
+      return;
+    }
+    if (!getControllerOf(pod)) for (const m of this.matchingReplicaSets(pod)) this.enqueue(m);
+  }
+
+  private podUpdated(old: Pod, pod: Pod): void {
+    if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
+    if (pod.metadata?.deletionTimestamp && !old.metadata?.deletionTimestamp) {
+      this.podDeleted(pod);
+      return;
+    }
+    const oldRef = getControllerOf(old);
+    const ref = getControllerOf(pod);
+    if (oldRef && oldRef.uid !== ref?.uid) {
+      const oldRS = this.resolveRef(old);
+      if (oldRS) this.enqueue(oldRS);
+    }
+    const rs = this.resolveRef(pod);
+    if (rs) {
+      this.enqueue(rs);
+      const minReady = rs.spec?.minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.enqueueAfter(this.key(rs), minReady * 1000 + 1000);
+      return;
+    }
+    if (!ref) for (const m of this.matchingReplicaSets(pod)) this.enqueue(m);
+  }
+
+  private podDeleted(pod: Pod): void {
+    const rs = this.resolveRef(pod);
+    if (!rs) return;
+    this.expectations.deletionObserved(this.key(rs));
+    this.enqueue(rs);
+  }
+
+  protected async sync(key: string): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const rs = this.rsLister.namespace(namespace).get(name);
+    if (!rs) {
+      this.expectations.delete(key);
+      return;
+    }
+    const needsSync = this.expectations.satisfied(key);
+    const selector = labelSelectorAsSelector(rs.spec?.selector);
+    const active = this.podLister.namespace(namespace).list().filter(isPodActive);
+    const pods = await claimObjects(active, {
+      owner: rs,
+      gvk: REPLICA_SET_GVK,
+      selector,
+      client: this.pods,
+      fresh: async () => {
+        try {
+          return await this.replicaSets.get(name, { namespace });
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+    });
+    let manageError: { reason: 'FailedCreate' | 'FailedDelete'; message: string } | undefined;
+    if (needsSync && !rs.metadata?.deletionTimestamp) manageError = await this.manageReplicas(pods, active, rs, key);
+    const status = calculateReplicaSetStatus(rs, pods, manageError, this.ctx.now());
+    let updated = rs;
+    if (!sameReplicaSetStatus(rs.status, status) || rs.metadata?.generation !== rs.status?.observedGeneration) {
+      updated = await this.replicaSets.updateStatus({ ...rs, status });
+    }
+    if (manageError) throw new Error(manageError.message);
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    const st = updated.status;
+    if (minReady > 0 && st?.readyReplicas === rs.spec?.replicas && st?.availableReplicas !== rs.spec?.replicas) {
+      this.enqueueAfter(key, minReady * 1000);
+    }
+  }
+
+  private async manageReplicas(
+    pods: Pod[],
+    related: Pod[],
+    rs: ReplicaSet,
+    key: string,
+  ): Promise<{ reason: 'FailedCreate' | 'FailedDelete'; message: string } | undefined> {
+    const diff = pods.length - (rs.spec?.replicas ?? 1);
+    if (diff < 0) {
+      const count = Math.min(-diff, BURST_REPLICAS);
+      this.expectations.expectCreations(key, count);
+      const { successes, error } = await slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, async () => {
+        try {
+          const pod = await this.pods.create(podFromTemplate(rs));
+          this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
+        } catch (err) {
+          this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);
+          throw err;
+        }
+      });
+      for (let i = successes; i < count; i++) this.expectations.creationObserved(key);
+      return error === undefined ? undefined : { reason: 'FailedCreate', message: errorMessage(error) };
+    }
+    if (diff > 0) {
+      const victims = podsToDelete(pods, related, Math.min(diff, BURST_REPLICAS));
+      this.expectations.expectDeletions(key, victims.length);
+      const results = await Promise.allSettled(
+        victims.map(async (pod) => {
+          try {
+            await this.pods.delete(pod.metadata?.name ?? '', { namespace: pod.metadata?.namespace });
+            this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`);
+          } catch (err) {
+            this.expectations.deletionObserved(key);
+            if (isNotFound(err)) return;
+            this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Warning', 'FailedDelete', `Error deleting: ${errorMessage(err)}`);
+            throw err;
+          }
+        }),
+      );
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) return { reason: 'FailedDelete', message: errorMessage((failed as PromiseRejectedResult).reason) };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+/** Data plugins share within one scheduling cycle of one pod, keyed by plugin-chosen names. */
+export class CycleState {
+  private readonly data = new Map<string, unknown>();
+  /** Whether this cycle's score plugins should record metrics (unused by the in-tree plugins). */
+  recordPluginMetrics = false;
+
+  read<T>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+
+  write(key: string, value: unknown): void {
+    this.data.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.data.delete(key);
+  }
+
+  /** A shallow copy (Kubernetes clones the state for preemption dry runs). */
+  clone(): CycleState {
+    const copy = new CycleState();
+    for (const [k, v] of this.data) copy.data.set(k, v);
+    copy.recordPluginMetrics = this.recordPluginMetrics;
+    return copy;
+  }
+}

@@ -1,0 +1,79 @@
+/** The extension points a profile configures plugins for. */
+export const EXTENSION_POINTS = [
+  'queueSort',
+  'preFilter',
+  'filter',
+  'postFilter',
+  'preScore',
+  'score',
+  'reserve',
+  'permit',
+  'preBind',
+  'bind',
+  'postBind',
+] as const;
+export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
+
+export interface PluginRef {
+  name: string;
+  /** Score weight; 1 when omitted. */
+  weight?: number;
+}
+
+/** Enabled and disabled plugins of one extension point; `*` in disabled disables every default. */
+export interface PluginSet {
+  enabled?: PluginRef[];
+  disabled?: PluginRef[];
+}
+
+export type PluginsConfig = Partial<Record<ExtensionPoint, PluginSet>>;
+
+/** One scheduling profile, as in KubeSchedulerConfiguration. */
+export interface ProfileConfig {
+  schedulerName: string;
+  plugins?: PluginsConfig;
+  pluginConfig?: { name: string; args?: unknown }[];
+}
+
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+/** The default plugins of every extension point (Kubernetes' defaults, restricted to the built-in set). */
+export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
+  return {
+    queueSort: [{ name: 'PrioritySort' }],
+    preFilter: [{ name: 'NodeResourcesFit' }, { name: 'NodeAffinity' }],
+    filter: [
+      { name: 'NodeUnschedulable' },
+      { name: 'NodeResourcesFit' },
+      { name: 'NodeName' },
+      { name: 'NodeAffinity' },
+      { name: 'TaintToleration' },
+    ],
+    postFilter: [],
+    preScore: [{ name: 'TaintToleration' }],
+    score: [
+      { name: 'NodeResourcesLeastAllocated', weight: 1 },
+      { name: 'NodeAffinity', weight: 1 },
+      { name: 'TaintToleration', weight: 1 },
+    ],
+    reserve: [],
+    permit: [],
+    preBind: [],
+    bind: [{ name: 'DefaultBinder' }],
+    postBind: [],
+  };
+}
+
+/** Applies a profile's enable/disable lists to the defaults of one extension point. */
+export function mergePluginSet(defaults: readonly PluginRef[], custom: PluginSet | undefined): PluginRef[] {
+  if (!custom) return defaults.map((p) => ({ ...p }));
+  const disabled = new Set((custom.disabled ?? []).map((p) => p.name));
+  const result = disabled.has('*') ? [] : defaults.filter((p) => !disabled.has(p.name)).map((p) => ({ ...p }));
+  for (const p of custom.enabled ?? []) {
+    const existing = result.find((r) => r.name === p.name);
+    if (existing) {
+      if (p.weight !== undefined) existing.weight = p.weight;
+    } else result.push({ ...p });
+  }
+  return result;
+}
