@@ -25,7 +25,8 @@ function fieldsHaveConflicts(
     if (!isMap(right)) return true;
     const okLeft = hasKey(left, directiveMarker);
     const okRight = hasKey(right, directiveMarker);
-    if ((okLeft || okRight) && (okLeft !== okRight || left[directiveMarker] !== right[directiveMarker])) return true;
+    if ((okLeft || okRight) && (okLeft !== okRight || left[directiveMarker] !== right[directiveMarker]))
+      return true;
     if (strategy === replaceDirective) return false;
     return mapsHaveConflicts(left, right, schema);
   }
@@ -38,13 +39,15 @@ function fieldsHaveConflicts(
 
 function mapsHaveConflicts(left: JsonMap, right: JsonMap, schema: PatchNode | undefined): boolean {
   for (const key in left) {
-    if (!hasKey(left, key) || key === directiveMarker || key === retainKeysDirective || !hasKey(right, key)) continue;
+    if (!hasKey(left, key) || key === directiveMarker || key === retainKeysDirective || !hasKey(right, key))
+      continue;
     const leftValue = left[key];
     let sub: PatchNode | undefined;
     if (schema !== undefined && (Array.isArray(leftValue) || isMap(leftValue))) {
       sub = Array.isArray(leftValue) ? lookupForList(schema, key) : lookupForMap(schema, key);
     }
-    if (fieldsHaveConflicts(leftValue, right[key], sub, sub?.strategy ?? '', sub?.mergeKey ?? '')) return true;
+    if (fieldsHaveConflicts(leftValue, right[key], sub, sub?.strategy ?? '', sub?.mergeKey ?? ''))
+      return true;
   }
   return false;
 }
@@ -82,7 +85,8 @@ function slicesHaveConflicts(
 function byMergeKey(list: unknown[], mergeKey: string): Map<string, JsonMap> {
   const out = new Map<string, JsonMap>();
   for (const value of list) {
-    if (!isMap(value)) throw new StrategicMergeError(`invalid element type in merging list:${goSprint(list)}`);
+    if (!isMap(value))
+      throw new StrategicMergeError(`invalid element type in merging list:${goSprint(list)}`);
     if (!hasKey(value, mergeKey)) {
       throw new StrategicMergeError(
         `cannot find merge key \`${mergeKey}\` in merging list element:${goSprint(value)}`,

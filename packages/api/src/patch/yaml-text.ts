@@ -31,7 +31,9 @@ function list(value: unknown[], indent: string): string {
       out += `${indent}- ${scalar(v)}\n`;
     } else {
       // The item's first line follows the dash; the rest is indented under it.
-      const body = Array.isArray(v) ? list(v, `${indent}  `) : map(v as Record<string, unknown>, `${indent}  `);
+      const body = Array.isArray(v)
+        ? list(v, `${indent}  `)
+        : map(v as Record<string, unknown>, `${indent}  `);
       out += `${indent}- ${body.slice(indent.length + 2)}`;
     }
   }

@@ -1,5 +1,8 @@
 import type { ListOptions } from '../typed/options';
 import type { RestClient } from '../rest/RestClient';
+import type { KindDeclaration } from '@orch/api';
+import type { ObjectOfTarget } from '../typed/clientFor';
+import { resolveTarget, type ResourceTarget } from '../typed/TypedClient';
 import type { KubeObject, ResourceDescriptor } from '../types';
 import { listWatchForResource, type ListerWatcher } from './ListerWatcher';
 import type { ReflectorOptions } from './Reflector';
@@ -37,11 +40,17 @@ export class SharedInformerFactory {
     }
   }
 
-  /** The informer for a resource, created on first use. */
-  informerFor<T extends KubeObject>(
-    resource: ResourceDescriptor,
+  /**
+   * The informer for a resource, created on first use: `informerFor(PodKind)` is a
+   * `SharedIndexInformer<Pod>`; a ResourceDescriptor or RESTMapping gives one of the type asked for.
+   */
+  informerFor<D extends KindDeclaration<any>>(
+    declaration: D,
     resyncPeriodMs?: number,
-  ): SharedIndexInformer<T> {
+  ): SharedIndexInformer<ObjectOfTarget<D>>;
+  informerFor<T extends KubeObject>(target: ResourceTarget, resyncPeriodMs?: number): SharedIndexInformer<T>;
+  informerFor<T extends KubeObject>(target: ResourceTarget, resyncPeriodMs?: number): SharedIndexInformer<T> {
+    const { resource } = resolveTarget(target);
     const key = resourceKey(resource);
     let informer = this.informers.get(key);
     if (!informer) {
