@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { startAPIServerProcess, type APIServerProcess } from '../harness/apiserver-process';
+import { startAPIServerProcess, type APIServerProcess } from '@orch/apiserver';
 import { kubectl, kubectlOK } from '../harness/kubectl';
 
 /** Stock kubectl against orch-apiserver running as its own process on the embedded store. */

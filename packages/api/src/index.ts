@@ -7,6 +7,7 @@ export * from './table';
 export * from './openapi';
 export * from './protobuf';
 export * from './util';
+export * from './patch';
 export * as fieldErrors from './validation/field-error';
 export type { FieldError, FieldErrorType } from './validation/field-error';
 export {

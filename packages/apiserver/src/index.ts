@@ -22,3 +22,12 @@ export { apiserverFlagSets } from './app/apiserver-flags';
 export { runAPIServer } from './app/run-apiserver';
 export { startTestAPIServer, type TestAPIServer } from './testing/test-apiserver';
 export * from './storage';
+export {
+  startAPIServerProcess,
+  type APIServerProcess,
+  type APIServerProcessOptions,
+} from './testing/apiserver-process';
+export { daemonBin, startDaemon, waitHTTPS, repoRoot, type DaemonProcess } from './testing/daemon-process';
+export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './storage/testing/etcd-cluster';
+export { freePort } from './storage/testing/free-port';
+export { httpsRequest, type HttpsResponse, type HttpsRequestOptions } from './testing/https-request';

@@ -22,6 +22,24 @@ export * from './typed/TypedClient';
 export * from './typed/clientFor';
 export * from './typed/Clientset';
 
+export * from './leaderelection/LeaderElectionRecord';
+export * from './leaderelection/ResourceLock';
+export * from './leaderelection/LeaseLock';
+export * from './leaderelection/AnnotationLock';
+export * from './leaderelection/MultiLock';
+export * from './leaderelection/newResourceLock';
+export * from './leaderelection/LeaderElector';
+
+export * from './events/EventCorrelator';
+export * from './events/EventQueue';
+export * from './events/EventSink';
+export * from './events/EventBroadcaster';
+export * from './events/EventsV1Broadcaster';
+export * from './events/objectReference';
+
+export * from './controller/ControllerExpectations';
+export * from './controller/ControllerRefManager';
+
 export * from './watch/Framer';
 export * from './watch/WatchStream';
 
@@ -43,3 +61,5 @@ export * from './workqueue/runWorkers';
 
 export * from './util/Backoff';
 export * from './util/sleep';
+export * from './util/metaTime';
+export * from './util/LruCache';

@@ -1,1 +1,46 @@
-export { ReplicaSetController, podFromTemplate } from './replicaset/ReplicaSetController';
+// The daemon.
+export { controllerManagerDaemon } from './app/controllerManagerDaemon';
+export { COMPONENT_NAME, restConfigFromFlags, runControllerManager, type RunOptions } from './app/runControllerManager';
+export { CONTROLLER_TOKEN_SECONDS, ServiceAccountCredentials } from './app/serviceAccountCredentials';
+
+// The manager.
+export { ControllerManager, type ControllerManagerOptions } from './manager/ControllerManager';
+export { CONTROLLER_REGISTRY } from './manager/controllerRegistry';
+
+// Shared controller machinery.
+export type {
+  ControllerContext,
+  ControllerDescriptor,
+  ControllerLogger,
+  RunningController,
+} from './controller/ControllerContext';
+export { ApiEventRecorder, MemoryEventRecorder, type EventRecorder, type EventType } from './controller/EventRecorder';
+export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './controller/ControllerExpectations';
+export { QueueController, deletedObject } from './controller/QueueController';
+export { adoptionPatch, claimObjects, releasePatch, type ClaimOwner } from './controller/claimObjects';
+export { deletableResources, mappingForKind } from './controller/discovery';
+export { isPodActive, isPodAvailable, isPodReady } from './controller/podUtil';
+
+// Controllers.
+export { DeploymentController, DEPLOYMENT_GVK } from './deployment/DeploymentController';
+export { computeHash, POD_TEMPLATE_HASH_LABEL, safeEncodeString } from './deployment/podTemplateHash';
+export { rollingUpdateStep, reconcileNewReplicaSet, reconcileOldReplicaSets, scalePlan, type ScaleAction } from './deployment/rolloutPlan';
+export {
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  maxSurge,
+  maxUnavailable,
+} from './deployment/deploymentUtil';
+export { ReplicaSetController, podFromTemplate, BURST_REPLICAS } from './replicaset/ReplicaSetController';
+export { podsToDelete, comparePodsForDeletion } from './replicaset/rankPodsForDeletion';
+export { slowStartBatch } from './replicaset/slowStartBatch';
+export { JobController, jobPodFromTemplate } from './job/JobController';
+export { CronJobController, CRONJOB_SYNC_PERIOD_MS, jobFromTemplate } from './cronjob/CronJobController';
+export { jobNameFor, parseSchedule, unmetScheduleTimes, type Schedule } from './cronjob/schedule';
+export { GarbageCollector } from './garbagecollector/GarbageCollector';
+export { decideDependent, type GCDecision, type OwnerLookup } from './garbagecollector/ownerClassification';
+export { NamespaceController, KUBERNETES_FINALIZER } from './namespace/NamespaceController';
+export { namespaceDeletionOrder } from './namespace/deletionOrder';
+export { ServiceAccountController, DEFAULT_SERVICE_ACCOUNTS } from './serviceaccount/ServiceAccountController';

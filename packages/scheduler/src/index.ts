@@ -1,1 +1,111 @@
-export {};
+// The scheduler: loop, queue, cache, framework and built-in plugins.
+export { Scheduler, REASON_SCHEDULER_ERROR, REASON_UNSCHEDULABLE, type SchedulerOptions } from './scheduler';
+export { addAllEventHandlers, nodeSchedulingPropertiesChange } from './eventHandlers';
+export {
+  MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND,
+  MIN_FEASIBLE_NODES_TO_FIND,
+  numFeasibleNodesToFind,
+} from './numFeasibleNodesToFind';
+
+// Queue.
+export {
+  DEFAULT_POD_INITIAL_BACKOFF_MS,
+  DEFAULT_POD_MAX_BACKOFF_MS,
+  SchedulingQueue,
+  UNSCHEDULABLE_Q_TIME_INTERVAL_MS,
+  type ClusterEvent,
+  type PendingPods,
+  type SchedulingQueueOptions,
+} from './queue/schedulingQueue';
+export { Heap } from './queue/heap';
+export { PodNominator } from './queue/nominator';
+
+// Cache.
+export { DEFAULT_ASSUMED_POD_TTL_MS, SchedulerCache, type SchedulerCacheOptions } from './cache/schedulerCache';
+
+// Framework.
+export { Code, Status, isSuccess } from './framework/status';
+export { CycleState } from './framework/cycleState';
+export { NodeInfo, podKey } from './framework/nodeInfo';
+export {
+  DEFAULT_MEMORY_REQUEST,
+  DEFAULT_MILLI_CPU_REQUEST,
+  nodeAllocatable,
+  podRequests,
+  resourceFromList,
+  type PodRequests,
+  type Resource,
+} from './framework/resource';
+export { FitError, NO_NODES_AVAILABLE, fitErrorMessage } from './framework/fitError';
+export { Framework, MAX_PERMIT_TIMEOUT_MS, type FrameworkDeps } from './framework/framework';
+export {
+  DEFAULT_SCHEDULER_NAME,
+  EXTENSION_POINTS,
+  defaultPlugins,
+  mergePluginSet,
+  type ExtensionPoint,
+  type PluginRef,
+  type PluginSet,
+  type PluginsConfig,
+  type ProfileConfig,
+} from './framework/profile';
+export {
+  MAX_NODE_SCORE,
+  MIN_NODE_SCORE,
+  type BindPlugin,
+  type FilterPlugin,
+  type FrameworkHandle,
+  type PermitPlugin,
+  type PermitResult,
+  type Plugin,
+  type PluginFactory,
+  type PluginRegistry,
+  type PostBindPlugin,
+  type PostFilterPlugin,
+  type PostFilterResult,
+  type PreBindPlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type QueueSortPlugin,
+  type QueuedPodInfo,
+  type ReservePlugin,
+  type SchedulerClient,
+  type ScorePlugin,
+  type WaitingPod,
+} from './framework/interfaces';
+
+// Plugins.
+export { inTreeRegistry } from './plugins/registry';
+export { PRIORITY_SORT, PrioritySort, podPriority } from './plugins/prioritysort/prioritySort';
+export { ERR_NODE_NAME_MISMATCH, NODE_NAME, NodeName } from './plugins/nodename/nodeName';
+export {
+  ERR_NODE_UNSCHEDULABLE,
+  NODE_UNSCHEDULABLE,
+  NodeUnschedulable,
+  TAINT_NODE_UNSCHEDULABLE,
+} from './plugins/nodeunschedulable/nodeUnschedulable';
+export { TAINT_TOLERATION, TaintToleration, untoleratedTaintReason } from './plugins/tainttoleration/taintToleration';
+export { toleratesTaint, tolerationsTolerateTaint } from './plugins/tainttoleration/tolerations';
+export { ERR_NODE_SELECTOR_NOT_MATCH, NODE_AFFINITY, NodeAffinity } from './plugins/nodeaffinity/nodeAffinity';
+export { NodeSelectorMatcher, RequiredNodeAffinity } from './plugins/nodeaffinity/nodeSelectorMatcher';
+export {
+  NODE_RESOURCES_FIT,
+  NodeResourcesFit,
+  TOO_MANY_PODS,
+  insufficientReason,
+  type NodeResourcesFitArgs,
+} from './plugins/noderesourcesfit/nodeResourcesFit';
+export {
+  NODE_RESOURCES_LEAST_ALLOCATED,
+  NodeResourcesLeastAllocated,
+  leastRequestedScore,
+  type NodeResourcesLeastAllocatedArgs,
+} from './plugins/noderesourcesleastallocated/nodeResourcesLeastAllocated';
+export { DEFAULT_BINDER, DefaultBinder } from './plugins/defaultbinder/defaultBinder';
+
+// API writes, metrics and the daemon.
+export { RestSchedulerClient, type RestSchedulerClientOptions } from './client/restSchedulerClient';
+export { SchedulerMetrics, type AttemptResult } from './metrics/schedulerMetrics';
+export { buildSchedulerConfig, parseProfiles, type SchedulerConfiguration } from './app/schedulerConfig';
+export { NOTICE_ONLY_FLAGS, configFileOnlyFlags, orchSchedulerFlagSets } from './app/schedulerFlags';
+export { restClientFor, runScheduler } from './app/runScheduler';

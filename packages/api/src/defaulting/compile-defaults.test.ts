@@ -140,4 +140,11 @@ describe('compileDefaults', () => {
     expect(() => defaults(s)).not.toThrow();
     expect(s.strategy).toBe(5);
   });
+
+  it('leaves a struct whose hook throws on a malformed value to validation, defaulting the rest', () => {
+    const s: Record<string, any> = { containers: [{ name: 'a', image: 42, ports: [{ containerPort: 80 }] }] };
+    expect(() => defaults(s)).not.toThrow();
+    expect(s.containers[0].ports[0].protocol).toBe('TCP');
+    expect(s.containers[0].imagePullPolicy).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { structHooks } from '../schema/fields';
+import { evaluateGenerated } from '../validation/generated-code';
 import { listItems, mapValues, nodeShape, structFields, structIdentity } from '../validation/schema-node';
 
 /**
@@ -69,23 +70,19 @@ function generateDefaulter(
     const made = isLiteral(c.value) ? JSON.stringify(c.value) : `make[${i}]()`;
     lines.push(`if (${prop} === undefined) ${prop} = ${made};`);
   });
-  if (hook !== undefined) lines.push('hook(value);');
+  // A hook that throws on a malformed value leaves the struct as it is: validation reports the value.
+  if (hook !== undefined) lines.push('try { hook(value); } catch { /* reported by validation */ }');
   lines.push('let v;');
   keys.forEach((k, i) => {
     lines.push(`v = value[${JSON.stringify(k)}]; if (v !== undefined) f${i}(v);`);
   });
   lines.push('};');
   const decls = keys.map((_, i) => `const f${i} = fns[${i}];`);
-  const make = new Function('fns', 'make', 'hook', [...decls, ...lines].join('\n')) as (
-    f: readonly NodeDefaulter[],
-    m: readonly (() => unknown)[],
-    h: Hook,
-  ) => NodeDefaulter;
-  return make(
+  return evaluateGenerated<NodeDefaulter>([...decls, ...lines].join('\n'), {
     fns,
-    constants.map((c) => c.make),
+    make: constants.map((c) => c.make),
     hook,
-  );
+  });
 }
 
 class DefaultsCompiler {

@@ -127,8 +127,14 @@ const cases: Case[] = [
   {
     name: 'merge lists of maps',
     original: { mergingList: [{ name: '1' }, { name: '2', value: '2' }] },
-    modified:
-      'mergingList: [{name: "4", value: "4"}, {name: "1"}, {name: "2", value: "2"}, {name: "3", value: "3"}]',
+    modified: {
+      mergingList: [
+        { name: '4', value: '4' },
+        { name: '1' },
+        { name: '2', value: '2' },
+        { name: '3', value: '3' },
+      ],
+    },
     current: {
       mergingList: [
         { name: '1', other: 'a' },
@@ -184,6 +190,102 @@ const cases: Case[] = [
         { name: '1', other: 'a' },
         { name: '2', value: '2', other: 'b' },
         { name: '3', value: '3' },
+      ],
+    },
+  },
+  {
+    name: 'add an item that already exists in the live list',
+    original: { mergingList: [{ name: '1', value: 'a' }, { name: '2' }] },
+    modified: { mergingList: [{ name: '1', value: 'a' }, { name: '2' }, { name: '3' }] },
+    current: { mergingList: [{ name: '1', value: 'a', other: 'x' }, { name: '2' }, { name: '3' }] },
+    twoWay: {
+      '$setElementOrder/mergingList': [{ name: '1' }, { name: '2' }, { name: '3' }],
+      mergingList: [{ name: '3' }],
+    },
+    threeWay: {},
+    result: { mergingList: [{ name: '1', value: 'a', other: 'x' }, { name: '2' }, { name: '3' }] },
+  },
+  {
+    name: 'delete a map the live list no longer has, re-adding one others removed',
+    original: { mergingList: [{ name: '1' }, { name: '2' }] },
+    modified: { mergingList: [{ name: '2' }] },
+    current: { mergingList: [{ name: '3', other: 'a' }] },
+    twoWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }],
+      mergingList: [{ name: '1', $patch: 'delete' }],
+    },
+    threeWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }],
+      mergingList: [{ name: '2' }, { name: '1', $patch: 'delete' }],
+    },
+    result: { mergingList: [{ name: '2' }, { name: '3', other: 'a' }] },
+  },
+  {
+    // The live list's order after the deletion (2, 4, then the new 3) places the server-only item.
+    name: 'add map and delete map from merging list',
+    original: { mergingList: [{ name: '1' }, { name: '2' }] },
+    modified: { mergingList: [{ name: '2' }, { name: '3' }] },
+    current: { mergingList: [{ name: '1' }, { name: '2', other: 'b' }, { name: '4', other: 'c' }] },
+    twoWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }, { name: '3' }],
+      mergingList: [{ name: '3' }, { name: '1', $patch: 'delete' }],
+    },
+    threeWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }, { name: '3' }],
+      mergingList: [{ name: '3' }, { name: '1', $patch: 'delete' }],
+    },
+    result: { mergingList: [{ name: '2', other: 'b' }, { name: '4', other: 'c' }, { name: '3' }] },
+  },
+  {
+    name: 'add map and delete map from merging list with conflict',
+    original: { mergingList: [{ name: '1' }, { name: '2' }] },
+    modified: { mergingList: [{ name: '2' }, { name: '3' }] },
+    current: {
+      mergingList: [
+        { name: '1', other: 'a' },
+        { name: '4', other: 'c' },
+      ],
+    },
+    twoWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }, { name: '3' }],
+      mergingList: [{ name: '3' }, { name: '1', $patch: 'delete' }],
+    },
+    threeWay: {
+      '$setElementOrder/mergingList': [{ name: '2' }, { name: '3' }],
+      mergingList: [{ name: '2' }, { name: '3' }, { name: '1', $patch: 'delete' }],
+    },
+    result: { mergingList: [{ name: '4', other: 'c' }, { name: '2' }, { name: '3' }] },
+  },
+  {
+    name: 'delete a missing field from a map in a merging list with conflict',
+    original: {
+      mergingList: [
+        { name: '1', value: '1' },
+        { name: '2', value: '2' },
+      ],
+    },
+    modified: { mergingList: [{ name: '1' }, { name: '2', value: '2' }] },
+    current: {
+      mergingList: [
+        { name: '1', other: 'a' },
+        { name: '2', other: 'b' },
+      ],
+    },
+    twoWay: {
+      '$setElementOrder/mergingList': [{ name: '1' }, { name: '2' }],
+      mergingList: [{ name: '1', value: null }],
+    },
+    threeWay: {
+      '$setElementOrder/mergingList': [{ name: '1' }, { name: '2' }],
+      mergingList: [
+        { name: '1', value: null },
+        { name: '2', value: '2' },
+      ],
+    },
+    result: {
+      mergingList: [
+        { name: '1', other: 'a' },
+        { name: '2', value: '2', other: 'b' },
       ],
     },
   },
@@ -336,5 +438,26 @@ describe('createTwoWayMergePatch and createThreeWayMergePatch', () => {
       { mergingIntList: [1, 2] },
       { mergingIntList: [3, 1, 2, 5] },
     ]);
+  });
+
+  it('refuses conflicting changes without overwrite (kubectl apply --overwrite=false)', () => {
+    const original = { name: '1' };
+    const modified = { name: '1', value: '1' };
+    const opts = { overwrite: false };
+    expect(
+      createThreeWayMergePatch(original, modified, { name: '1', other: 'a' }, MergeItemSchema, opts),
+    ).toEqual({
+      value: '1',
+    });
+    expect(() =>
+      createThreeWayMergePatch(original, modified, { name: 'a', other: 'a' }, MergeItemSchema, opts),
+    ).toThrow(
+      'patch:\nname: "1"\nvalue: "1"\n\nconflicts with changes made from original to current:\nname: a\nother: a\n\n',
+    );
+    // With overwrite (kubectl's default) the configuration wins.
+    expect(createThreeWayMergePatch(original, modified, { name: 'a', other: 'a' }, MergeItemSchema)).toEqual({
+      name: '1',
+      value: '1',
+    });
   });
 });

@@ -1,3 +1,7 @@
+/**
+ * Computing strategic merge patches from documents, as Kubernetes' clients do (kubectl apply, edit,
+ * set, rollout undo). Values are compared as a client decodes them: every number is a float64.
+ */
 import type { TSchema } from '@sinclair/typebox';
 import {
   deleteDirective,
@@ -19,7 +23,6 @@ import {
 } from './list-order';
 import { combineOptions, mergeMap } from './merge-map';
 import { mergingMapsHaveConflicts } from './merging-maps-have-conflicts';
-import { yamlText } from './yaml-text';
 import { itemsOf, lookupForList, lookupForMap, patchNodeOf, type PatchNode } from './patch-meta';
 import {
   errBadArgType,
@@ -28,11 +31,8 @@ import {
   errNoMergeKey,
   StrategicMergeError,
 } from './strategic-merge-error';
+import { yamlText } from './yaml-text';
 
-/**
- * Computing strategic merge patches from documents, as Kubernetes' clients do (kubectl apply, edit,
- * set, rollout undo). Values are compared as a client decodes them: every number is a float64.
- */
 interface DiffOptions {
   /** Generate `$setElementOrder` parallel lists. */
   setElementOrder: boolean;

@@ -5,15 +5,48 @@ import { createThreeWayMergePatch, createTwoWayMergePatch } from './create-merge
 import { patchNodeOf } from './patch-meta';
 import { strategicMergePatch, supportsStrategicMerge } from './strategic-merge-patch';
 
-const pod = (): unknown =>
-  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "labels": {"app": "web", "tier": "front"}, "finalizers": ["example.com/a", "example.com/b"], "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "u1", "controller": true}]}, "spec": {"containers": [{"name": "app", "image": "nginx:1.19", "args": ["--port", "8080", "--verbose"], "ports": [{"containerPort": 8080, "protocol": "TCP"}, {"containerPort": 9090, "name": "metrics", "protocol": "TCP"}], "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}], "resources": {"limits": {"cpu": "500m", "memory": "128Mi"}}}, {"name": "sidecar", "image": "busybox:1.32"}], "volumes": [{"name": "data", "emptyDir": {}}, {"name": "conf", "configMap": {"name": "web-conf"}}]}};
+const pod = (): unknown => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'web',
+    labels: { app: 'web', tier: 'front' },
+    finalizers: ['example.com/a', 'example.com/b'],
+    ownerReferences: [
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true },
+    ],
+  },
+  spec: {
+    containers: [
+      {
+        name: 'app',
+        image: 'nginx:1.19',
+        args: ['--port', '8080', '--verbose'],
+        ports: [
+          { containerPort: 8080, protocol: 'TCP' },
+          { containerPort: 9090, name: 'metrics', protocol: 'TCP' },
+        ],
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+        resources: { limits: { cpu: '500m', memory: '128Mi' } },
+      },
+      { name: 'sidecar', image: 'busybox:1.32' },
+    ],
+    volumes: [
+      { name: 'data', emptyDir: {} },
+      { name: 'conf', configMap: { name: 'web-conf' } },
+    ],
+  },
+});
 
 /** What real clients send for built-in kinds, read from the declarations. */
 describe('strategicMergePatch on declared kinds', () => {
   it('changes a container image by name (kubectl set image)', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"containers": [{"name": "sidecar", "image": "busybox:1.33"}]}},
+      { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.33' }] } },
       PodSchema,
     ) as {
       spec: { containers: { name: string; image: string }[] };
@@ -27,7 +60,21 @@ describe('strategicMergePatch on declared kinds', () => {
   it('adds, changes and removes env vars by name, ports by containerPort', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"containers": [{"name": "app", "$setElementOrder/env": [{"name": "A"}, {"name": "C"}], "env": [{"name": "C", "value": "3"}, {"name": "B", "$patch": "delete"}], "ports": [{"containerPort": 9090, "name": "prom"}]}]}},
+      {
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              '$setElementOrder/env': [{ name: 'A' }, { name: 'C' }],
+              env: [
+                { name: 'C', value: '3' },
+                { name: 'B', $patch: 'delete' },
+              ],
+              ports: [{ containerPort: 9090, name: 'prom' }],
+            },
+          ],
+        },
+      },
       PodSchema,
     ) as { spec: { containers: { env: unknown; ports: unknown; args: unknown }[] } };
     const app = out.spec.containers[0]!;
@@ -42,10 +89,46 @@ describe('strategicMergePatch on declared kinds', () => {
     expect(app.args).toEqual(['--port', '8080', '--verbose']);
   });
 
+  it('places env vars others added where the live list, as edited by the merge, has them', () => {
+    const live = {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+              { name: 'C', value: '3' },
+              { name: 'X', value: 'injected' },
+            ],
+          },
+        ],
+      },
+    };
+    const patch = {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            '$setElementOrder/env': [{ name: 'A' }, { name: 'C' }, { name: 'D' }],
+            env: [
+              { name: 'D', value: '4' },
+              { name: 'B', $patch: 'delete' },
+            ],
+          },
+        ],
+      },
+    };
+    const out = strategicMergePatch(live, patch, PodSchema) as {
+      spec: { containers: { env: { name: string }[] }[] };
+    };
+    expect(out.spec.containers[0]!.env.map((e) => e.name)).toEqual(['A', 'C', 'X', 'D']);
+  });
+
   it('replaces lists without a merge strategy (container args)', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"containers": [{"name": "app", "args": ["--port", "80"]}]}},
+      { spec: { containers: [{ name: 'app', args: ['--port', '80'] }] } },
       PodSchema,
     ) as {
       spec: { containers: { args: unknown }[] };
@@ -56,7 +139,7 @@ describe('strategicMergePatch on declared kinds', () => {
   it('deletes a container with $patch: delete', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"containers": [{"name": "sidecar", "$patch": "delete"}]}},
+      { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } },
       PodSchema,
     ) as {
       spec: { containers: { name: string }[] };
@@ -67,7 +150,7 @@ describe('strategicMergePatch on declared kinds', () => {
   it('reorders containers with $setElementOrder', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"$setElementOrder/containers": [{"name": "sidecar"}, {"name": "app"}]}},
+      { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'app' }] } },
       PodSchema,
     ) as { spec: { containers: { name: string }[] } };
     expect(out.spec.containers.map((c) => c.name)).toEqual(['sidecar', 'app']);
@@ -76,15 +159,24 @@ describe('strategicMergePatch on declared kinds', () => {
   it('merges and deletes finalizers ($deleteFromPrimitiveList/finalizers)', () => {
     const out = strategicMergePatch(
       pod(),
-      {"metadata": {"$deleteFromPrimitiveList/finalizers": ["example.com/a"], "finalizers": ["example.com/c", "example.com/b"]}},
+      {
+        metadata: {
+          '$deleteFromPrimitiveList/finalizers': ['example.com/a'],
+          finalizers: ['example.com/c', 'example.com/b'],
+        },
+      },
       PodSchema,
     ) as { metadata: { finalizers: string[] } };
     expect(out.metadata.finalizers).toEqual(['example.com/c', 'example.com/b']);
   });
 
   it('orders finalizers with $setElementOrder, server-only values interleaved by live order', () => {
-    const original = {"finalizers": ["b", "e", "a", "c", "d"]};
-    const patch = {"$setElementOrder/finalizers": ["a", "b", "f"], "$deleteFromPrimitiveList/finalizers": ["c"], "finalizers": ["f"]};
+    const original = { finalizers: ['b', 'e', 'a', 'c', 'd'] };
+    const patch = {
+      '$setElementOrder/finalizers': ['a', 'b', 'f'],
+      '$deleteFromPrimitiveList/finalizers': ['c'],
+      finalizers: ['f'],
+    };
     expect(strategicMergePatch(original, patch, ObjectMetaSchema)).toEqual({
       finalizers: ['e', 'a', 'b', 'f', 'd'],
     });
@@ -93,7 +185,14 @@ describe('strategicMergePatch on declared kinds', () => {
   it('merges ownerReferences by uid', () => {
     const out = strategicMergePatch(
       pod(),
-      {"metadata": {"ownerReferences": [{"uid": "u1", "blockOwnerDeletion": true}, {"uid": "u2", "apiVersion": "v1", "kind": "Node", "name": "n"}]}},
+      {
+        metadata: {
+          ownerReferences: [
+            { uid: 'u1', blockOwnerDeletion: true },
+            { uid: 'u2', apiVersion: 'v1', kind: 'Node', name: 'n' },
+          ],
+        },
+      },
       PodSchema,
     ) as { metadata: { ownerReferences: unknown[] } };
     expect(out.metadata.ownerReferences).toEqual([
@@ -112,7 +211,7 @@ describe('strategicMergePatch on declared kinds', () => {
   it('deletes a label with null and keeps the others', () => {
     const out = strategicMergePatch(
       pod(),
-      {"metadata": {"labels": {"tier": null, "track": "stable"}}},
+      { metadata: { labels: { tier: null, track: 'stable' } } },
       PodSchema,
     ) as {
       metadata: { labels: unknown };
@@ -123,7 +222,13 @@ describe('strategicMergePatch on declared kinds', () => {
   it('merges resource maps key by key and keeps quantities as they are', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"containers": [{"name": "app", "resources": {"limits": {"memory": null, "cpu": "1"}, "requests": {"cpu": "250m"}}}]}},
+      {
+        spec: {
+          containers: [
+            { name: 'app', resources: { limits: { memory: null, cpu: '1' }, requests: { cpu: '250m' } } },
+          ],
+        },
+      },
       PodSchema,
     ) as { spec: { containers: { resources: unknown }[] } };
     expect(out.spec.containers[0]!.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '250m' } });
@@ -132,7 +237,9 @@ describe('strategicMergePatch on declared kinds', () => {
   it('switches a volume source with $retainKeys (merge,retainKeys list)', () => {
     const out = strategicMergePatch(
       pod(),
-      {"spec": {"volumes": [{"name": "data", "$retainKeys": ["name", "hostPath"], "hostPath": {"path": "/srv"}}]}},
+      {
+        spec: { volumes: [{ name: 'data', $retainKeys: ['name', 'hostPath'], hostPath: { path: '/srv' } }] },
+      },
       PodSchema,
     ) as { spec: { volumes: unknown[] } };
     expect(out.spec.volumes).toEqual([
@@ -141,13 +248,25 @@ describe('strategicMergePatch on declared kinds', () => {
     ]);
   });
 
-  const deployment = (): unknown =>
-    {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": 1}}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx"}]}}}};
+  const deployment = (): unknown => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'app', image: 'nginx' }] },
+      },
+    },
+  });
 
   it('switches a Deployment to Recreate with $retainKeys, dropping rollingUpdate', () => {
     const out = strategicMergePatch(
       deployment(),
-      {"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}},
+      { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } },
       DeploymentSchema,
     ) as { spec: { strategy: unknown; replicas: number } };
     expect(out.spec.strategy).toEqual({ type: 'Recreate' });
@@ -157,7 +276,7 @@ describe('strategicMergePatch on declared kinds', () => {
   it('keeps rollingUpdate when the type changes without $retainKeys (and int-or-string values as sent)', () => {
     const out = strategicMergePatch(
       deployment(),
-      {"spec": {"strategy": {"rollingUpdate": {"maxUnavailable": "0%", "maxSurge": 2}}}},
+      { spec: { strategy: { rollingUpdate: { maxUnavailable: '0%', maxSurge: 2 } } } },
       DeploymentSchema,
     ) as { spec: { strategy: unknown } };
     expect(out.spec.strategy).toEqual({
@@ -168,7 +287,7 @@ describe('strategicMergePatch on declared kinds', () => {
 
   it('does not modify its inputs and shares nothing with them', () => {
     const original = deployment();
-    const patch = {"spec": {"template": {"spec": {"containers": [{"name": "app", "image": "nginx:2"}]}}}};
+    const patch = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } } };
     const before = JSON.stringify([original, patch]);
     const out = strategicMergePatch(original, patch, DeploymentSchema) as {
       spec: { selector: { matchLabels: Record<string, string> } };
@@ -196,9 +315,83 @@ describe('strategicMergePatch on declared kinds', () => {
 
 /** Client-side `kubectl apply`: the three-way patch computed from last-applied, new config and live object. */
 describe('kubectl apply on a Deployment', () => {
-  const lastApplied = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web", "team": "blue"}}, "spec": {"minReadySeconds": 10, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1.19", "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}, {"name": "sidecar", "image": "busybox"}]}}}};
-  const config = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "Recreate"}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1.20", "env": [{"name": "A", "value": "1"}]}]}}}};
-  const live = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web", "team": "blue"}, "annotations": {"deployment.kubernetes.io/revision": "3"}, "finalizers": ["example.com/keep"]}, "spec": {"replicas": 5, "minReadySeconds": 10, "revisionHistoryLimit": 10, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": "25%"}}, "template": {"metadata": {"labels": {"app": "web"}, "annotations": {"injected": "true"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1.19", "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}, {"name": "INJECTED", "value": "x"}], "terminationMessagePath": "/dev/termination-log"}, {"name": "sidecar", "image": "busybox"}, {"name": "proxy", "image": "envoy"}], "restartPolicy": "Always"}}}, "status": {"replicas": 5}};
+  const lastApplied = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', labels: { app: 'web', team: 'blue' } },
+    spec: {
+      minReadySeconds: 10,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: 'nginx:1.19',
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+              ],
+            },
+            { name: 'sidecar', image: 'busybox' },
+          ],
+        },
+      },
+    },
+  };
+  const config = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', labels: { app: 'web' } },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'Recreate' },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'app', image: 'nginx:1.20', env: [{ name: 'A', value: '1' }] }] },
+      },
+    },
+  };
+  const live = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'web',
+      labels: { app: 'web', team: 'blue' },
+      annotations: { 'deployment.kubernetes.io/revision': '3' },
+      finalizers: ['example.com/keep'],
+    },
+    spec: {
+      replicas: 5,
+      minReadySeconds: 10,
+      revisionHistoryLimit: 10,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } },
+      template: {
+        metadata: { labels: { app: 'web' }, annotations: { injected: 'true' } },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: 'nginx:1.19',
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+                { name: 'INJECTED', value: 'x' },
+              ],
+              terminationMessagePath: '/dev/termination-log',
+            },
+            { name: 'sidecar', image: 'busybox' },
+            { name: 'proxy', image: 'envoy' },
+          ],
+          restartPolicy: 'Always',
+        },
+      },
+    },
+    status: { replicas: 5 },
+  };
 
   type Live = {
     metadata: { labels: unknown; annotations: unknown; finalizers: unknown };
@@ -256,18 +449,43 @@ describe('kubectl apply on a Deployment', () => {
   });
 
   it('sends the patch kubectl sends', () => {
-    expect(createThreeWayMergePatch(lastApplied, config, live, DeploymentSchema)).toEqual(
-      {"metadata": {"labels": {"team": null}}, "spec": {"minReadySeconds": null, "strategy": {"$retainKeys": ["type"], "type": "Recreate", "rollingUpdate": null}, "template": {"spec": {"$setElementOrder/containers": [{"name": "app"}], "containers": [{"name": "app", "image": "nginx:1.20", "$setElementOrder/env": [{"name": "A"}], "env": [{"name": "B", "$patch": "delete"}]}, {"name": "sidecar", "$patch": "delete"}]}}}},
-    );
+    expect(createThreeWayMergePatch(lastApplied, config, live, DeploymentSchema)).toEqual({
+      metadata: { labels: { team: null } },
+      spec: {
+        minReadySeconds: null,
+        strategy: { $retainKeys: ['type'], type: 'Recreate', rollingUpdate: null },
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'app' }],
+            containers: [
+              {
+                name: 'app',
+                image: 'nginx:1.20',
+                '$setElementOrder/env': [{ name: 'A' }],
+                env: [{ name: 'B', $patch: 'delete' }],
+              },
+              { name: 'sidecar', $patch: 'delete' },
+            ],
+          },
+        },
+      },
+    });
   });
 
   it('re-applying the same configuration only restates the order of the lists it owns', () => {
     const once = applied();
     const patch = createThreeWayMergePatch(config, config, once, DeploymentSchema);
     // Live lists longer than the configuration's always get a $setElementOrder, as in Kubernetes.
-    expect(patch).toEqual(
-      {"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "app"}], "containers": [{"name": "app", "$setElementOrder/env": [{"name": "A"}]}]}}}},
-    );
+    expect(patch).toEqual({
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'app' }],
+            containers: [{ name: 'app', '$setElementOrder/env': [{ name: 'A' }] }],
+          },
+        },
+      },
+    });
     expect(strategicMergePatch(once, patch, DeploymentSchema)).toEqual(once);
     expect(
       createThreeWayMergePatch(
@@ -291,21 +509,58 @@ describe('patches other kubectl commands send', () => {
     edited.spec.containers[0]!.env = [{ name: 'B', value: '2' }];
     edited.spec.containers[0]!.image = 'nginx:1.20';
     const patch = createTwoWayMergePatch(before, edited, PodSchema);
-    expect(patch).toEqual(
-      {"metadata": {"$setElementOrder/finalizers": ["example.com/b", "example.com/c"], "$deleteFromPrimitiveList/finalizers": ["example.com/a"], "finalizers": ["example.com/c"]}, "spec": {"$setElementOrder/containers": [{"name": "app"}, {"name": "sidecar"}], "containers": [{"name": "app", "image": "nginx:1.20", "$setElementOrder/env": [{"name": "B"}], "env": [{"name": "A", "$patch": "delete"}]}]}},
-    );
+    expect(patch).toEqual({
+      metadata: {
+        '$setElementOrder/finalizers': ['example.com/b', 'example.com/c'],
+        '$deleteFromPrimitiveList/finalizers': ['example.com/a'],
+        finalizers: ['example.com/c'],
+      },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'app' }, { name: 'sidecar' }],
+        containers: [
+          {
+            name: 'app',
+            image: 'nginx:1.20',
+            '$setElementOrder/env': [{ name: 'B' }],
+            env: [{ name: 'A', $patch: 'delete' }],
+          },
+        ],
+      },
+    });
     expect(strategicMergePatch(before, patch, PodSchema)).toEqual(edited);
   });
 
   it('kubectl rollout undo: $patch: replace on the pod template', () => {
     const out = strategicMergePatch(
-      {"spec": {"replicas": 2, "template": {"metadata": {"labels": {"app": "web"}, "annotations": {"a": "b"}}, "spec": {"containers": [{"name": "app", "image": "nginx:2", "env": [{"name": "X", "value": "1"}]}]}}}},
-      {"spec": {"template": {"$patch": "replace", "metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1"}]}}}},
+      {
+        spec: {
+          replicas: 2,
+          template: {
+            metadata: { labels: { app: 'web' }, annotations: { a: 'b' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:2', env: [{ name: 'X', value: '1' }] }] },
+          },
+        },
+      },
+      {
+        spec: {
+          template: {
+            $patch: 'replace',
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+          },
+        },
+      },
       DeploymentSchema,
     );
-    expect(out).toEqual(
-      {"spec": {"replicas": 2, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1"}]}}}},
-    );
+    expect(out).toEqual({
+      spec: {
+        replicas: 2,
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1' }] },
+        },
+      },
+    });
   });
 
   it('computes the merge metadata once per declared node', () => {
@@ -320,7 +575,30 @@ describe('patches other kubectl commands send', () => {
 
   it('applies a kubectl set image patch to a Deployment well within the apiserver budget', () => {
     const live = strategicMergePatch(
-      {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}}, "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx:1.19", "ports": [{"containerPort": 80}], "env": [{"name": "A", "value": "1"}]}, {"name": "sidecar", "image": "busybox", "args": ["sleep", "3600"]}]}}}},
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'web' } },
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              containers: [
+                {
+                  name: 'app',
+                  image: 'nginx:1.19',
+                  ports: [{ containerPort: 80 }],
+                  env: [{ name: 'A', value: '1' }],
+                },
+                { name: 'sidecar', image: 'busybox', args: ['sleep', '3600'] },
+              ],
+            },
+          },
+        },
+      },
       {},
       DeploymentSchema,
     );

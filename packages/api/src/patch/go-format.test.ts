@@ -1,5 +1,6 @@
 import { goFloat, goSprint, goTypeName } from './go-format';
 import { goStableSort } from './go-stable-sort';
+import { yamlText } from './yaml-text';
 
 describe('goSprint prints decoded JSON as Go prints it with %v', () => {
   it.each([
@@ -55,5 +56,38 @@ describe('goStableSort', () => {
     };
     // Insertion sort moves an element left while less(current, previous) holds.
     expect(goStableSort(['a', 'z', 'b'], less)).toEqual(['b', 'z', 'a']);
+  });
+});
+
+describe('yamlText', () => {
+  it('prints objects as Kubernetes clients do in messages', () => {
+    expect(
+      yamlText({
+        spec: { containers: [{ name: 'app', image: 'nginx:1.20', args: ['--port', '80'] }], replicas: 3 },
+        metadata: { labels: { 'app.kubernetes.io/name': 'web', on: 'yes' }, finalizers: [] },
+        $retainKeys: ['type'],
+        value: null,
+      }),
+    ).toBe(
+      [
+        '$retainKeys:',
+        '- type',
+        'metadata:',
+        '  finalizers: []',
+        '  labels:',
+        '    app.kubernetes.io/name: web',
+        '    "on": "yes"',
+        'spec:',
+        '  containers:',
+        '  - args:',
+        '    - --port',
+        '    - "80"',
+        '    image: nginx:1.20',
+        '    name: app',
+        '  replicas: 3',
+        'value: null',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -12,13 +12,13 @@ import { cloneJson, deepEqual, goKind, hasKey, isMap, type JsonMap } from './jso
 import {
   deduplicateScalars,
   extractToDeleteItems,
-  findMapByKey,
   mergeKeyValueEqual,
   normalizeElementOrder,
   partitionByPresence,
   sliceElementType,
 } from './list-order';
 import { goKindName, itemsOf, lookupForList, lookupForMap, type PatchNode } from './patch-meta';
+import { SharedSlice } from './shared-slice';
 import {
   errBadArgType,
   errBadPatchFormatForPrimitiveList,
@@ -88,13 +88,11 @@ export function mergeMap(
     const originalV = original[k];
     if (isMap(originalV)) {
       const field = lookupForMap(schema, k);
-      original[k] =
-        field.strategy === replaceDirective
-          ? taken(patchV, options)
-          : mergeMap(originalV, patchV as JsonMap, field, options);
+      if (field.strategy === replaceDirective) setTaken(original, k, patchV, options);
+      else original[k] = mergeMap(originalV, patchV as JsonMap, field, options);
     } else if (Array.isArray(originalV)) {
       const field = lookupForList(schema, k);
-      original[k] = mergeSliceHandler(originalV, patchV as unknown[], field, isDeleteList, options);
+      original[k] = mergeSliceHandler(originalV, patchV as unknown[], field, isDeleteList, options).merged;
     } else {
       setTaken(original, k, patchV, options);
     }
@@ -254,24 +252,25 @@ function mergePatchIntoOriginal(
     const field = lookupForList(schema, listKey);
     validatePatchWithSetOrderList(patchList ?? [], setOrder, field.mergeKey);
 
-    let merged: unknown[];
+    let merged: MergedList;
     if (originalList !== undefined && patchList === undefined) {
-      merged = originalList;
+      merged = { merged: originalList, originalView: originalList };
     } else if (originalList === undefined && patchList !== undefined) {
-      merged = taken(patchList, options) as unknown[];
+      merged = { merged: taken(patchList, options) as unknown[], originalView: [] };
     } else if (originalList !== undefined && patchList !== undefined) {
       merged = mergeSliceHandler(originalList, patchList, field, false, options);
     } else {
       continue;
     }
 
-    const { patch: patchItems, serverOnly } = partitionByPresence(merged, setOrder, field.mergeKey);
+    const { patch: patchItems, serverOnly } = partitionByPresence(merged.merged, setOrder, field.mergeKey);
     const kind = sliceElementType(originalList, patchList);
+    // Server-only items are placed by the original list as the merge left its backing array.
     original[listKey] = normalizeElementOrder(
       patchItems,
       serverOnly,
       setOrder,
-      originalList ?? [],
+      merged.originalView,
       field.mergeKey,
       kind,
     );
@@ -300,15 +299,23 @@ function validatePatchWithSetOrderList(patchList: unknown[], setOrder: unknown[]
   if (p < nonDelete.length && s >= setOrder.length) throw errSetElementOrderMismatch(patchList, setOrder);
 }
 
+/** A merged list, and the original list as Kubernetes sees it afterwards (see SharedSlice). */
+interface MergedList {
+  merged: unknown[];
+  originalView: unknown[];
+}
+
 function mergeSliceHandler(
   original: unknown[],
   patch: unknown[],
   field: PatchNode,
   isDeleteList: boolean,
   options: MergeOptions,
-): unknown[] {
+): MergedList {
   // Deletion lists delete from the list whatever its strategy.
-  if (field.strategy !== mergeDirective && !isDeleteList) return taken(patch, options) as unknown[];
+  if (field.strategy !== mergeDirective && !isDeleteList) {
+    return { merged: taken(patch, options) as unknown[], originalView: original };
+  }
   return mergeSlice(original, patch, field, options, isDeleteList);
 }
 
@@ -318,50 +325,55 @@ function mergeSlice(
   field: PatchNode,
   options: MergeOptions,
   isDeleteList: boolean,
-): unknown[] {
-  if (original.length === 0 && patch.length === 0) return original;
+): MergedList {
+  if (original.length === 0 && patch.length === 0) return { merged: original, originalView: original };
   const kind = sliceElementType(original, patch);
   const mergeKey = field.mergeKey;
-  let serverOrder = original;
-  let patchItems = patch;
-  let merged: unknown[];
   if (kind !== 'map') {
     if (options.mergeParallelList && isDeleteList) {
       const toDelete = new Set(patch);
-      return original.filter((v) => !toDelete.has(v));
+      return { merged: original.filter((v) => !toDelete.has(v)), originalView: original };
     }
-    merged = deduplicateScalars(original.concat(patch));
-  } else {
-    if (mergeKey === '') {
-      throw new StrategicMergeError(
-        `cannot merge lists without merge key for type ${goKindName(itemsOf(field))}`,
-      );
-    }
-    ({ original: serverOrder, patch: patchItems } = mergeSliceWithSpecialElements(
-      original,
-      patch,
-      mergeKey,
-      options,
-    ));
-    merged = mergeSliceWithoutSpecialElements(serverOrder, patchItems, mergeKey, itemsOf(field), options);
+    const merged = deduplicateScalars(original.concat(patch));
+    const parts = partitionByPresence(merged, patch, mergeKey);
+    return {
+      merged: normalizeElementOrder(parts.patch, parts.serverOnly, patch, original, mergeKey, kind),
+      originalView: original,
+    };
   }
-  const parts = partitionByPresence(merged, patchItems, mergeKey);
-  return normalizeElementOrder(parts.patch, parts.serverOnly, patchItems, serverOrder, mergeKey, kind);
+  if (mergeKey === '') {
+    throw new StrategicMergeError(
+      `cannot merge lists without merge key for type ${goKindName(itemsOf(field))}`,
+    );
+  }
+
+  const list = new SharedSlice(original);
+  const { plain, replace } = applySpecialElements(list, patch, mergeKey);
+  if (replace) {
+    // The other items are the whole list (in their order, which must still carry merge keys).
+    const items = taken(plain, options) as unknown[];
+    return { merged: normalizeElementOrder([], items, [], items, mergeKey, kind), originalView: list.view() };
+  }
+  const serverOrder = list.items();
+  mergeWithoutSpecialElements(list, plain, mergeKey, itemsOf(field), options);
+  const parts = partitionByPresence(list.items(), plain, mergeKey);
+  return {
+    merged: normalizeElementOrder(parts.patch, parts.serverOnly, plain, serverOrder, mergeKey, kind),
+    originalView: list.view(),
+  };
 }
 
 /**
- * Handles the directive items of a patch list: `{$patch: delete, <key>: v}` removes every item with
- * that key, `{$patch: replace}` makes the other items the whole list.
+ * Executes the directive items of a patch list: `{$patch: delete, <key>: v}` removes every item with
+ * that key; `{$patch: replace}` makes the other items the whole list. Returns the other items.
  */
-function mergeSliceWithSpecialElements(
-  original: unknown[],
+function applySpecialElements(
+  list: SharedSlice,
   patch: unknown[],
   mergeKey: string,
-  options: MergeOptions,
-): { original: unknown[]; patch: unknown[] } {
+): { plain: unknown[]; replace: boolean } {
   const plain: unknown[] = [];
   let replace = false;
-  let current = original;
   for (const v of patch) {
     const item = v as JsonMap;
     if (!hasKey(item, directiveMarker)) {
@@ -371,12 +383,13 @@ function mergeSliceWithSpecialElements(
     const directive = item[directiveMarker];
     if (directive === deleteDirective) {
       if (!hasKey(item, mergeKey)) throw errNoMergeKey(item, mergeKey);
-      const value = item[mergeKey];
-      current = current.filter((entry) => {
-        if (!isMap(entry))
-          throw new StrategicMergeError(`value for key ${current.indexOf(entry)} is not a map.`);
-        return !(hasKey(entry, mergeKey) && entry[mergeKey] === value);
-      });
+      for (
+        let i = indexByKey(list, mergeKey, item[mergeKey]);
+        i >= 0;
+        i = indexByKey(list, mergeKey, item[mergeKey])
+      ) {
+        list.deleteAt(i);
+      }
     } else if (directive === replaceDirective) {
       replace = true;
     } else if (directive === mergeDirective) {
@@ -385,29 +398,36 @@ function mergeSliceWithSpecialElements(
       throw errBadPatchType(directive, item);
     }
   }
-  if (replace) return { original: taken(plain, options) as unknown[], patch: [] };
-  return { original: current, patch: plain };
+  return { plain, replace };
 }
 
 /** Items with a known key are merged into the original's item; new ones are appended. */
-function mergeSliceWithoutSpecialElements(
-  original: unknown[],
+function mergeWithoutSpecialElements(
+  list: SharedSlice,
   patch: unknown[],
   mergeKey: string,
   items: PatchNode,
   options: MergeOptions,
-): unknown[] {
-  const merged = original.slice();
+): void {
   for (const v of patch) {
     const item = v as JsonMap;
     if (!hasKey(item, mergeKey)) throw errNoMergeKey(item, mergeKey);
-    const found = findMapByKey(merged, mergeKey, item[mergeKey]);
-    if (found !== undefined) {
-      merged[found.index] = mergeMap(found.map, item, items, options);
+    const found = indexByKey(list, mergeKey, item[mergeKey]);
+    if (found >= 0) {
+      list.set(found, mergeMap(list.at(found) as JsonMap, item, items, options));
     } else {
       const t = taken(v, options);
-      if (t !== undefined) merged.push(t);
+      if (t !== undefined) list.append(t);
     }
   }
-  return merged;
+}
+
+/** Position of the first map whose merge key has `value` (findMapInSliceBasedOnKeyValue). */
+function indexByKey(list: SharedSlice, mergeKey: string, value: unknown): number {
+  for (let i = 0; i < list.size; i++) {
+    const entry = list.at(i);
+    if (!isMap(entry)) throw new StrategicMergeError(`value for key ${i} is not a map.`);
+    if (hasKey(entry, mergeKey) && entry[mergeKey] === value) return i;
+  }
+  return -1;
 }

@@ -40,13 +40,15 @@ function list(value: unknown[], indent: string): string {
   return out;
 }
 
-const PLAIN = /^[A-Za-z_$/.][\w$/.-]*$/;
+const PLAIN = /^[\w$/.:%@+-]+$/;
 const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+/** Text YAML would read as a number, or that starts or ends like YAML syntax. */
+const AMBIGUOUS = /^([-+.]?\d|[-:]$|:)|:$/;
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return '[]';
   if (typeof value === 'object') return '{}';
   if (typeof value !== 'string') return String(value);
-  return PLAIN.test(value) && !RESERVED.test(value) ? value : JSON.stringify(value);
+  return PLAIN.test(value) && !RESERVED.test(value) && !AMBIGUOUS.test(value) ? value : JSON.stringify(value);
 }

@@ -81,6 +81,11 @@ export interface KindDeclaration<S extends TObject = TObject> {
   validateUpdate?: (obj: Static<S>, old: Static<S>) => FieldErrorLike[];
   /** True when objects of this kind are not stored (reviews and other virtual kinds). */
   virtual?: boolean;
+  /**
+   * The rule for metadata.name (Kubernetes' ValidateNameFunc: messages for a bad name, `prefix` when
+   * checking a generateName); an RFC 1123 subdomain unless said.
+   */
+  nameValidation?: (name: string, prefix: boolean) => readonly string[];
 }
 
 /** A declared kind with its object type attached. */

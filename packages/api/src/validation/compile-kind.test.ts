@@ -18,6 +18,7 @@ const Item = struct(
   {
     validate: (item, path, ctx) => {
       seen.push(ctx.old);
+      if (item.name === 'boom') throw new Error('unexpected value');
       return item.path?.startsWith('/') === false
         ? [invalid(child(path, 'path'), item.path, 'must be an absolute path')]
         : [];
@@ -118,6 +119,13 @@ describe('compileKind', () => {
     expect(seen).toEqual([undefined, undefined]);
   });
 
+  it('reports a rule that throws as an internal error of its struct', () => {
+    const k = compileKind(WidgetKind);
+    expect(k.validate(widget({ items: [{ name: 'boom' }] })).map(errorMessage)).toEqual([
+      'spec.items[0]: Internal error: unexpected value',
+    ]);
+  });
+
   it('skips hooks when a value has the wrong type (the body would not decode)', () => {
     const k = compileKind(WidgetKind);
     expect(k.validate(widget({ items: [{ name: 'a', path: 5 }] })).map(errorMessage)).toEqual([
@@ -175,5 +183,52 @@ describe('compileKind', () => {
     expect(k.validate(widget({}, { name: 'a.b' })).map(errorMessage)).toEqual([
       'metadata.name: Invalid value: "a.b": must not contain dots',
     ]);
+  });
+});
+
+describe('compileKind on a struct that contains itself', () => {
+  // Like apiextensions' JSONSchemaProps: a struct reachable from its own fields.
+  const TreeNode = struct(
+    'io.k8s.api.test.v1.TreeNode',
+    { name: required(str({ proto: 1 })), weight: int32({ proto: 2, default: 1, immutable: true }) },
+    { validate: (n, path) => (n.name === 'bad' ? [invalid(child(path, 'name'), n.name, 'is bad')] : []) },
+  );
+  (TreeNode.properties as Record<string, unknown>).children = list(TreeNode, { proto: 3 });
+  const TreeKind = defineKind({
+    group: 'example.com',
+    versions: ['v1'],
+    kind: 'Tree',
+    plural: 'trees',
+    singular: 'tree',
+    namespaced: false,
+    schema: struct('io.k8s.api.test.v1.Tree', {
+      apiVersion: str(),
+      kind: str(),
+      metadata: objectMeta(),
+      root: field(TreeNode, { proto: 2 }),
+    }),
+  });
+
+  it('prunes, defaults and validates at every depth', () => {
+    const k = compileKind(TreeKind);
+    const tree: Record<string, any> = {
+      metadata: { name: 't' },
+      root: { name: 'a', children: [{ name: 'b', extra: 1, children: [{ name: 'bad' }, {}] }] },
+    };
+    expect(k.prune(tree).unknown).toEqual(['unknown field "root.children[0].extra"']);
+    k.default(tree);
+    expect(tree.root.children[0].children[1].weight).toBe(1);
+    expect(k.validate(tree).map(errorMessage)).toEqual([
+      'root.children[0].children[1].name: Required value',
+      'root.children[0].children[0].name: Invalid value: "bad": is bad',
+    ]);
+    tree.root.children[0].children[0].name = 'c';
+    tree.root.children[0].children[1].name = 'd';
+    expect(k.validate(tree)).toEqual([]);
+    const updated = structuredClone(tree);
+    updated.root.children[0].children[0].weight = 2;
+    expect(k.validateUpdate(updated, tree).map(errorMessage)).toContain(
+      'root.children[0].children[0].weight: Invalid value: 2: field is immutable',
+    );
   });
 });

@@ -40,7 +40,10 @@ function build(declaration: KindDeclaration, options: CompileKindOptions): Compi
   const schemaFn = compileSchemaValidator(schema);
   const hooksFn = compileStructHooks(schema);
   const immutableFn = compileImmutable(schema);
-  const metaOptions = { namespaced: declaration.namespaced, nameValidation: options.nameValidation };
+  const metaOptions = {
+    namespaced: declaration.namespaced,
+    nameValidation: options.nameValidation ?? declaration.nameValidation,
+  };
 
   const validate = (obj: unknown, old: unknown, out: FieldError[]): FieldError[] => {
     const schemaErrors = schemaFn(obj);

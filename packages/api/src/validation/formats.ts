@@ -11,6 +11,7 @@ import {
   isValidLabelValue,
   isValidPortName,
 } from '../util/names';
+import { memoizeCheck } from './memo-check';
 import { quantityErrors } from './quantity-value';
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -47,17 +48,17 @@ export function cronErrors(schedule: string): readonly string[] {
   }
 }
 
-/** The checks behind the `x-orch-format` keyword: Kubernetes' validators and messages. */
+/** The checks behind the `x-orch-format` keyword: Kubernetes' validators and messages (memoized). */
 export const formatChecks: Record<NameFormat, (value: string) => readonly string[]> = {
-  'dns1123-label': isDNS1123Label,
-  'dns1123-subdomain': isDNS1123Subdomain,
-  'dns1035-label': isDNS1035Label,
-  'c-identifier': isCIdentifier,
-  'env-var-name': isValidEnvVarName,
-  'qualified-name': isQualifiedName,
-  'label-value': isValidLabelValue,
-  'port-name': isValidPortName,
-  ip: isValidIP,
+  'dns1123-label': memoizeCheck(isDNS1123Label),
+  'dns1123-subdomain': memoizeCheck(isDNS1123Subdomain),
+  'dns1035-label': memoizeCheck(isDNS1035Label),
+  'c-identifier': memoizeCheck(isCIdentifier),
+  'env-var-name': memoizeCheck(isValidEnvVarName),
+  'qualified-name': memoizeCheck(isQualifiedName),
+  'label-value': memoizeCheck(isValidLabelValue),
+  'port-name': memoizeCheck(isValidPortName),
+  ip: memoizeCheck(isValidIP),
   quantity: quantityErrors,
   cron: cronErrors,
 };

@@ -12,6 +12,7 @@ export {
   validateAnnotations,
   validateOwnerReferences,
   validateFinalizers,
+  validateManagedFields,
   type NameValidator,
   type ObjectMetaOptions,
 } from './object-meta';

@@ -98,6 +98,15 @@ describe('validateObjectMeta', () => {
       ],
     ],
     [
+      'managed fields type',
+      {
+        name: 'a',
+        namespace: 'd',
+        managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV2' }],
+      },
+      ['metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`'],
+    ],
+    [
       'only one controller',
       {
         name: 'a',

@@ -8,6 +8,7 @@ import {
 } from '../util/names';
 import { child, forbidden, goStringSlice, invalid, required, tooLong, type FieldError } from './field-error';
 import { FIELD_IMMUTABLE, semanticEqual } from './immutable';
+import { memoizeCheck } from './memo-check';
 
 /**
  * ObjectMeta rules as Kubernetes' ValidateObjectMeta / ValidateObjectMetaUpdate apply them, with
@@ -26,6 +27,10 @@ export interface ObjectMetaOptions {
 
 type Meta = Record<string, unknown>;
 
+// Label keys and values, and annotation keys, recur across objects.
+const qualifiedNameErrors = memoizeCheck(isQualifiedName);
+const labelValueErrors = memoizeCheck(isValidLabelValue);
+
 const standardFinalizers = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -40,9 +45,9 @@ function str(value: unknown): string {
 export function validateLabels(labels: unknown, path: string, out: FieldError[] = []): FieldError[] {
   if (!isObject(labels)) return out;
   for (const k in labels) {
-    for (const msg of isQualifiedName(k)) out.push(invalid(path, k, msg));
+    for (const msg of qualifiedNameErrors(k)) out.push(invalid(path, k, msg));
     const v = labels[k];
-    if (typeof v === 'string') for (const msg of isValidLabelValue(v)) out.push(invalid(path, v, msg));
+    if (typeof v === 'string') for (const msg of labelValueErrors(v)) out.push(invalid(path, v, msg));
   }
   return out;
 }
@@ -54,10 +59,17 @@ export function validateAnnotations(
   out: FieldError[] = [],
 ): FieldError[] {
   if (!isObject(annotations)) return out;
+  let chars = 0;
   for (const k in annotations) {
-    for (const msg of isQualifiedName(k.toLowerCase())) out.push(invalid(path, k, msg));
+    for (const msg of qualifiedNameErrors(k.toLowerCase())) out.push(invalid(path, k, msg));
+    const v = annotations[k];
+    chars += k.length + (typeof v === 'string' ? v.length : 0);
   }
-  if (annotationsSize(annotations as Record<string, string>) > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8: the exact size is needed only near the limit.
+  if (
+    chars * 3 > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES &&
+    annotationsSize(annotations as Record<string, string>) > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
+  ) {
     out.push(tooLong(path, '', TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
   }
   return out;
@@ -114,7 +126,7 @@ export function validateFinalizers(finalizers: unknown, path: string, out: Field
   let foreground = false;
   for (const f of finalizers) {
     if (typeof f !== 'string') continue;
-    for (const msg of isQualifiedName(f)) out.push(invalid(path, f, msg));
+    for (const msg of qualifiedNameErrors(f)) out.push(invalid(path, f, msg));
     if (!f.includes('/') && !standardFinalizers.has(f)) {
       out.push(invalid(path, f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
@@ -127,6 +139,19 @@ export function validateFinalizers(finalizers: unknown, path: string, out: Field
   return out;
 }
 
+/** Managed fields entries: fieldsType, when set, must be FieldsV1 (the operation enum is in the schema). */
+export function validateManagedFields(entries: unknown, path: string, out: FieldError[] = []): FieldError[] {
+  if (!Array.isArray(entries)) return out;
+  entries.forEach((entry: unknown, i) => {
+    if (!isObject(entry)) return;
+    const fieldsType = str(entry.fieldsType);
+    if (fieldsType !== '' && fieldsType !== 'FieldsV1') {
+      out.push(invalid(child(child(path, i), 'fieldsType'), fieldsType, 'must be `FieldsV1`'));
+    }
+  });
+  return out;
+}
+
 function nonNegative(value: unknown, path: string, out: FieldError[]): void {
   if (typeof value === 'number' && value < 0)
     out.push(invalid(path, value, 'must be greater than or equal to 0'));
@@ -134,7 +159,8 @@ function nonNegative(value: unknown, path: string, out: FieldError[]): void {
 
 /**
  * ValidateObjectMeta: name (or generateName) and its format, namespace required or forbidden by
- * scope, generation not negative, labels, annotations, owner references and finalizers.
+ * scope, generation not negative, labels, annotations, owner references, finalizers and managed
+ * fields.
  *
  * Kubernetes' registry turns generateName into a name before validating, so it requires the name
  * itself; here a generateName alone satisfies the rule, so objects can be validated before a name
@@ -174,6 +200,8 @@ export function validateObjectMeta(
   if (meta.ownerReferences !== undefined)
     validateOwnerReferences(meta.ownerReferences, child(path, 'ownerReferences'), out);
   if (meta.finalizers !== undefined) validateFinalizers(meta.finalizers, child(path, 'finalizers'), out);
+  if (meta.managedFields !== undefined)
+    validateManagedFields(meta.managedFields, child(path, 'managedFields'), out);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { evaluateGenerated } from './generated-code';
 import { canonicalQuantity } from './quantity-value';
 import { canonicalMicroTimeString, canonicalTimeString } from './time-format';
 import { listItems, mapValues, nodeShape, structFields, structIdentity } from './schema-node';
@@ -14,7 +15,8 @@ import { listItems, mapValues, nodeShape, structFields, structIdentity } from '.
  * - map keys, preserve-unknown-fields contents (rawExtension, fieldsV1) and values of the wrong JSON
  *   type are left alone: the validator reports wrong types as FieldValueTypeInvalid errors.
  *
- * The declaration is walked once per struct; the returned function only runs closures.
+ * The declaration is walked once per struct, when the kind is compiled; pruning an object only runs
+ * the functions generated for its structs.
  */
 export type Pruner = (obj: unknown) => string[];
 
@@ -77,11 +79,7 @@ function generateStructPruner(fields: readonly (readonly [string, NodePruner | u
     'return value;',
     '};',
   ].join('\n');
-  const make = new Function('fns', 'unknownField', source) as (
-    f: readonly NodePruner[],
-    u: typeof unknownField,
-  ) => NodePruner;
-  return make(fns, unknownField);
+  return evaluateGenerated<NodePruner>(source, { fns, unknownField });
 }
 
 class PruneCompiler {

@@ -79,6 +79,11 @@ describe('compileSchemaValidator', () => {
         'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be less than or equal to 65535',
       ],
     ],
+    [
+      'int32 range',
+      { replicas: 3000000000 },
+      ['spec.replicas: Invalid value: 3000000000: must be less than or equal to 2147483647'],
+    ],
     ['exclusive minimum', { ratio: 0 }, ['spec.ratio: Invalid value: 0: must be greater than 0']],
     [
       'double minimum',

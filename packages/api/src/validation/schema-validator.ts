@@ -59,9 +59,6 @@ const NO_MESSAGES: readonly string[] = Object.freeze([]);
 
 function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => n >= -2147483648 && n <= 2147483647 });
-  ajv.addFormat('int64', { type: 'number', validate: () => true });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('date-time', { type: 'string', validate: isRFC3339 });
   ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64Error(s) === undefined });
   // Project keywords are generated inline (a plain call per value, no per-call context); their
@@ -186,7 +183,6 @@ function jsonType(value: unknown): string {
 }
 
 const formatDetails: Record<string, (data: unknown) => string> = {
-  int32: () => 'must be a 32-bit integer',
   'date-time': () => 'must be an RFC 3339 date-time (e.g. 2006-01-02T15:04:05Z)',
   byte: (data) => base64Error(String(data)) ?? 'illegal base64 data',
 };

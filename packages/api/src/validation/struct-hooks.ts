@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { structHooks, type ValidationContext } from '../schema/fields';
 import type { FieldError } from './field-error';
+import { evaluateGenerated } from './generated-code';
 import { fieldPathMemo, indexPathMemo } from './path-memo';
 import { listItems, mapValues, nodeShape, structFields, structIdentity } from './schema-node';
 
@@ -76,6 +77,10 @@ class HookCompiler {
   }
 }
 
+function internalError(path: string, e: unknown): FieldError {
+  return { type: 'InternalError', field: path, detail: e instanceof Error ? e.message : String(e) };
+}
+
 type Hook = NonNullable<ReturnType<typeof structHooks>>['validate'];
 
 /**
@@ -94,8 +99,10 @@ function generateWalker(
     "if (typeof value !== 'object' || value === null || Array.isArray(value)) return;",
   ];
   if (hook !== undefined) {
+    // A rule that throws on an unexpected value is reported as an internal error of its struct.
     lines.push(
-      'const errs = hook(value, path, ctx);',
+      'let errs;',
+      'try { errs = hook(value, path, ctx); } catch (e) { errs = [internalError(path, e)]; }',
       'for (let i = 0; i < errs.length; i++) out.push(errs[i]);',
     );
   }
@@ -105,12 +112,7 @@ function generateWalker(
   });
   lines.push('};');
   const decls = keys.map((_, i) => `const f${i} = fns[${i}], p${i} = paths[${i}];`);
-  const make = new Function('fns', 'paths', 'hook', [...decls, ...lines].join('\n')) as (
-    f: typeof fns,
-    p: typeof paths,
-    h: Hook,
-  ) => NodeWalker;
-  return make(fns, paths, hook);
+  return evaluateGenerated<NodeWalker>([...decls, ...lines].join('\n'), { fns, paths, hook, internalError });
 }
 
 /** Compiles the hook walk of a declared node (usually a kind's root struct). */

@@ -1,4 +1,5 @@
 import { call, startSecuredServer, type SecuredServer } from '../reviews/access-test-support';
+import { ensureBootstrapPolicy } from './bootstrap-policy';
 import { rbacStores } from './rbac-objects';
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
@@ -76,6 +77,7 @@ describe('RBAC authorization', () => {
     });
     const waited = await eventually(async () => (await call(s, '/api/v1/namespaces/default/pods', { token: 'jane-token' })).status === 200);
     expect(waited).toBeLessThan(1000);
+    process.stdout.write(`RBAC cache picked up a new RoleBinding after ${waited} ms\n`);
     expect((await call(s, '/api/v1/namespaces/orch-system/pods', { token: 'jane-token' })).status).toBe(403);
     expect((await call(s, '/api/v1/pods', { token: 'jane-token' })).status).toBe(403);
     const write = await call(s, '/api/v1/namespaces/default/pods/p1', { method: 'DELETE', token: 'jane-token' });
@@ -182,7 +184,6 @@ describe('RBAC authorization', () => {
 
   it('keeps the bootstrap policy idempotent and restores missing rules', async () => {
     const stores = rbacStores(s.server);
-    const { ensureBootstrapPolicy } = await import('./bootstrap-policy');
     const scope = { namespace: '', apiVersion: 'rbac.authorization.k8s.io/v1', dryRun: false };
     const before = await stores.clusterRoles.count();
     await ensureBootstrapPolicy(stores);

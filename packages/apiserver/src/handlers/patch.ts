@@ -1,6 +1,7 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { parse as parseYAML } from 'yaml';
-import { statusErrors } from '../errors/status-error';
+import { strategicMergePatch, StrategicMergeError, supportsStrategicMerge, type TSchema } from '@orch/api';
+import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -80,4 +81,29 @@ export function decodePatchObject(body: Buffer, type: PatchType): Record<string,
     throw statusErrors.badRequest('patch body must be a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Applies a strategic merge patch driven by the kind's merge metadata. Kinds without a declared
+ * struct answer 415, as Kubernetes does for custom resources; a malformed patch is the client's error
+ * (400 or 422), never a 500.
+ */
+export function applyStrategicPatch(
+  target: unknown,
+  patch: Record<string, unknown>,
+  schema: TSchema,
+): unknown {
+  if (!supportsStrategicMerge(schema)) {
+    throw statusErrors.unsupportedMediaType('strategic merge patch is not supported for this resource');
+  }
+  try {
+    return strategicMergePatch(target, patch, schema);
+  } catch (e) {
+    if (e instanceof StrategicMergeError) {
+      const status = e.toStatus();
+      if (status.code >= 500) throw statusErrors.badRequest(status.message);
+      throw new StatusError({ ...status, code: status.code });
+    }
+    throw e;
+  }
 }

@@ -15,7 +15,7 @@ import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '.
 import { parseListOptions } from '../registry/list-options';
 import { clone, type ApiObject } from '../registry/object';
 import type { RequestInfo } from '../request/request-info';
-import { applyJSONPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
+import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
 import { parseDeleteOptions, parseDryRun, parseFieldManager, parseFieldValidation } from './write-options';
 import { WatchStream } from './watch-stream';
 import type { UserInfo } from '../authn/authenticator';
@@ -201,13 +201,10 @@ export class ResourceHandler {
         ],
       );
     }
-    if (type === 'strategic' || type === 'apply') {
-      throw statusErrors.unsupportedMediaType(
-        `${type === 'apply' ? 'apply' : 'strategic merge'} patches are not served yet`,
-      );
-    }
+    if (type === 'apply') throw statusErrors.unsupportedMediaType('apply patches are not served yet');
     const options = this.writeOptions(req, warnings);
-    const patchObject = type === 'merge' ? decodePatchObject(req.body, type) : undefined;
+    const patchObject = type === 'json' ? undefined : decodePatchObject(req.body, type);
+    const schema = store.declaration.schema;
     const { object } = await store.update(
       scope(dryRun),
       req.info.name,
@@ -218,13 +215,17 @@ export class ResourceHandler {
             req.info.name,
           );
         const patched = (
-          patchObject ? mergePatch(current, patchObject) : applyJSONPatch(current, req.body)
+          type === 'strategic'
+            ? applyStrategicPatch(current, patchObject!, schema)
+            : patchObject
+              ? mergePatch(current, patchObject)
+              : applyJSONPatch(current, req.body)
         ) as ApiObject;
         // without an explicit resourceVersion in the patch the update is retried on conflicts
         const explicit = patchObject
           ? (patchObject.metadata as { resourceVersion?: string } | undefined)?.resourceVersion
           : undefined;
-        if (patched.metadata && !explicit && type === 'merge') delete patched.metadata.resourceVersion;
+        if (patched.metadata && !explicit && type !== 'json') delete patched.metadata.resourceVersion;
         if (
           type === 'json' &&
           patched.metadata &&
@@ -345,9 +346,8 @@ export class ResourceHandler {
     let newScale: ApiObject | undefined;
     if (info.verb === 'update') newScale = this.decodeObject(req, options);
     const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
-    if (type === 'strategic' || type === 'apply') {
-      throw statusErrors.unsupportedMediaType(`${type} patches are not served yet`);
-    }
+    if (type === 'apply') throw statusErrors.unsupportedMediaType('apply patches are not served yet');
+    const scaleDecl = this.ctx.mapper.forKind('autoscaling', 'v1', 'Scale')?.declaration;
     const { object } = await store.update(
       scope(dryRun),
       info.name,
@@ -359,9 +359,11 @@ export class ResourceHandler {
           );
         const currentScale = toScale(current);
         const scale = (newScale ??
-          (type === 'merge'
-            ? mergePatch(currentScale, decodePatchObject(req.body, 'merge'))
-            : applyJSONPatch(currentScale, req.body))) as ApiObject;
+          (type === 'json'
+            ? applyJSONPatch(currentScale, req.body)
+            : type === 'strategic' && scaleDecl
+              ? applyStrategicPatch(currentScale, decodePatchObject(req.body, type), scaleDecl.schema)
+              : mergePatch(currentScale, decodePatchObject(req.body, 'merge')))) as ApiObject;
         const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
           throw statusErrors.invalid(

@@ -15,10 +15,10 @@ import { invalidReview, reviewBody } from './review-object';
 
 /** POST namespaces/<ns>/localsubjectaccessreviews: a SubjectAccessReview confined to the namespace of the path. */
 export function localSubjectAccessReviewHandler(authorizer: Authorizer): VirtualHandler {
-  return async (_decl, request) => {
+  return async (decl, request) => {
     const namespace = request.scope.namespace;
     if (!namespace) throw statusErrors.badRequest(`namespace is required on this type: ${namespace}`);
-    const review = reviewBody(request.body);
+    const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const meta = review.metadata;
     if (meta.namespace && meta.namespace !== namespace) {
       throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -13,10 +13,12 @@ export function invalidReview(kind: string, group: string, name: string, errors:
   );
 }
 
-/** The body of a review request as an object (a missing body is an empty one). */
-export function reviewBody(body: ApiObject | undefined): ApiObject {
+/** The body of a review request (a missing body is an empty one), typed as the request path's kind and version. */
+export function reviewBody(body: ApiObject | undefined, kind: string, apiVersion: string): ApiObject {
   const obj = body ?? ({ metadata: {} } as ApiObject);
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  obj.apiVersion = apiVersion;
+  obj.kind = kind;
   return obj;
 }
 

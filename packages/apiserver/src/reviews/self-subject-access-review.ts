@@ -6,8 +6,8 @@ import { invalidReview, reviewBody } from './review-object';
 
 /** POST selfsubjectaccessreviews: may the requesting user do what the attributes say (`kubectl auth can-i`)? */
 export function selfSubjectAccessReviewHandler(authorizer: Authorizer): VirtualHandler {
-  return async (_decl, request) => {
-    const review = reviewBody(request.body);
+  return async (decl, request) => {
+    const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const spec = accessReviewSpec(review);
     const errors = [...validateReviewMetadata(review, 'must be empty'), ...validateAttributesChoice(spec)];
     if (errors.length) throw invalidReview('SelfSubjectAccessReview', authorizationGroup, '', errors);

@@ -8,8 +8,8 @@ import { reviewBody } from './review-object';
  * (`kubectl auth can-i --list`). Authorizers that cannot list their rules make the answer incomplete.
  */
 export function selfSubjectRulesReviewHandler(authorizer: Authorizer): VirtualHandler {
-  return async (_decl, request) => {
-    const review = reviewBody(request.body);
+  return async (decl, request) => {
+    const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     if (!request.user) throw statusErrors.badRequest('no user present on request');
     const namespace = (review.spec as { namespace?: string } | undefined)?.namespace ?? '';
     if (!namespace) throw statusErrors.badRequest('no namespace on request');

@@ -61,7 +61,7 @@ export function serviceAccountTokenHandler(options: TokenRequestOptions): Subres
     if (request.verb !== 'create') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     const namespace = request.scope.namespace;
     const account = await store.get(request.scope, request.name);
-    const body = reviewBody(request.body);
+    const body = reviewBody(request.body, 'TokenRequest', 'authentication.k8s.io/v1');
     const spec: TokenRequestSpec = { ...((body.spec ?? {}) as TokenRequestSpec) };
     const errors = validate(body, request.name, namespace, spec);
     if (errors.length) throw invalidReview('TokenRequest', 'authentication.k8s.io', request.name, errors);

@@ -10,8 +10,8 @@ import { reviewBody } from './review-object';
  * spec.audiences (the server's own audiences when empty).
  */
 export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: readonly string[] = []): VirtualHandler {
-  return async (_decl, request) => {
-    const review = reviewBody(request.body);
+  return async (decl, request) => {
+    const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const spec = (review.spec ?? {}) as { token?: string; audiences?: string[] };
     if (!spec.token) throw statusErrors.badRequest('token is required for TokenReview in authentication');
     const audiences = spec.audiences?.length ? spec.audiences : [...apiAudiences];

@@ -165,6 +165,48 @@ describe('orch-apiserver resource API', () => {
     expect(wrong.status).toBe(415);
   });
 
+  it("applies strategic merge patches by the kind's merge keys", async () => {
+    const deploy = '/apis/apps/v1/namespaces/default/deployments';
+    const created = await req(deploy, {
+      method: 'POST',
+      body: {
+        metadata: { name: 'smp' },
+        spec: {
+          selector: { matchLabels: { app: 'smp' } },
+          template: {
+            metadata: { labels: { app: 'smp' } },
+            spec: {
+              containers: [
+                { name: 'a', image: 'nginx:1' },
+                { name: 'b', image: 'redis:7' },
+              ],
+            },
+          },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.metadata.generation).toBe(1);
+    const patched = await req(`${deploy}/smp`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: { spec: { template: { spec: { containers: [{ name: 'b', image: 'redis:8' }] } } } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json.spec.template.spec.containers.map((c: any) => `${c.name}=${c.image}`)).toEqual([
+      'a=nginx:1',
+      'b=redis:8',
+    ]);
+    expect(patched.json.metadata.generation).toBe(2);
+    const bad = await req(`${deploy}/smp`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: { spec: { template: { spec: { containers: [{ image: 'x' }] } } } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain('does not contain declared merge key: name');
+  });
+
   it('streams watch events from a resourceVersion', async () => {
     const list = await req(`${cms}?labelSelector=w%3D1`);
     const rv = list.json.metadata.resourceVersion;

@@ -29,7 +29,8 @@ import type { VirtualHandler } from '../registry/custom-handlers';
 import { AdmissionChain } from '../admission/admission';
 import type { ObjectLookup } from '../admission/object-lookup';
 import { admissionPlugins, defaultAdmissionPlugins } from '../admission/plugins';
-import { collectionPrefix, objectKey } from '../registry/keys';
+import { collectionPrefix, objectKey, resourcePrefix } from '../registry/keys';
+import { Cacher } from '../storage/cacher/cacher';
 import { anonymousUser, type Authenticator, type UserInfo } from '../authn/authenticator';
 import { AlwaysAllowAuthorizer, forbiddenMessage, type Authorizer } from '../authz/authorizer';
 
@@ -64,6 +65,8 @@ export interface APIServerConfig {
   maxMutatingRequestsInflight: number;
   requestTimeoutMs: number;
   version: VersionInfo;
+  /** Serve watches and resourceVersion=0 lists from a watch cache per resource (default true). */
+  watchCache?: boolean;
   /** The address clients reach this server at (for discovery's serverAddressByClientCIDRs). */
   advertiseAddress?: string;
 }
@@ -78,6 +81,8 @@ export class APIServer {
   readonly mapper: RESTMapper;
   readonly codec: ProtobufCodec;
   private readonly stores = new Map<string, GenericStore>();
+  /** The watch cache of each resource, by `<group>/<resource>`. */
+  private readonly cachers = new Map<string, Cacher>();
   private readonly resources: ResourceHandler;
   private readonly discovery: Discovery;
   private readonly inflight: InflightLimiter;
@@ -141,7 +146,8 @@ export class APIServer {
     const key = `${mapping.gvr.group}/${mapping.gvr.resource}`;
     let store = this.stores.get(key);
     if (!store) {
-      store = new GenericStore(this.storage, strategyFor(mapping.declaration), this.admission);
+      const storage = this.cachers.get(key) ?? this.storage;
+      store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission);
       this.stores.set(key, store);
     }
     return store;
@@ -158,6 +164,16 @@ export class APIServer {
   }
 
   async start(): Promise<void> {
+    if (this.config.watchCache !== false) {
+      for (const m of this.mapper.all()) {
+        const key = `${m.gvr.group}/${m.gvr.resource}`;
+        if (!m.preferred || m.declaration.virtual || this.cachers.has(key)) continue;
+        this.cachers.set(
+          key,
+          await Cacher.start(this.storage, { prefix: resourcePrefix(m.gvr.group, m.gvr.resource) }),
+        );
+      }
+    }
     this.server = https.createServer(
       {
         cert: this.config.tls.cert,
@@ -198,6 +214,8 @@ export class APIServer {
 
   async close(): Promise<void> {
     this.ready = false;
+    for (const c of this.cachers.values()) await c.close();
+    this.cachers.clear();
     const server = this.server;
     if (!server) return;
     await new Promise<void>((resolve) => {

@@ -188,7 +188,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
     return this.put(obj, opts);
   }
 
-  updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
     this.requireSubresource('status');
     return this.put(obj, opts, 'status');
   }
@@ -205,7 +205,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
    * Patches an object. `patch` is the patch document: an array of operations for `json`, a partial
    * object for `merge` and `strategic`, the full intent for `apply` (needs `fieldManager`).
    */
-  patch(name: string, kind: PatchKind, patch: unknown, opts: PatchOptions = {}): Promise<T> {
+  async patch(name: string, kind: PatchKind, patch: unknown, opts: PatchOptions = {}): Promise<T> {
     const { namespace: _n, signal: _s, subresource, ...query } = opts;
     if (kind === 'apply' && !query.fieldManager) {
       throw new Error('an apply patch needs a fieldManager');
@@ -281,13 +281,13 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** The autoscaling/v1 Scale of an object with a scale subresource. */
-  getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
+  async getScale(name: string, opts: GetOptions = {}): Promise<Scale> {
     this.requireSubresource('scale');
     return this.getSubresource<Scale>(name, 'scale', opts);
   }
 
   /** Writes the Scale (spec.replicas); `scale.metadata.resourceVersion` makes it conditional. */
-  updateScale(name: string, scale: Scale, opts: WriteOptions = {}): Promise<Scale> {
+  async updateScale(name: string, scale: Scale, opts: WriteOptions = {}): Promise<Scale> {
     this.requireSubresource('scale');
     const body: Scale = { ...scale, apiVersion: 'autoscaling/v1', kind: 'Scale' };
     return this.updateSubresource<Scale>(name, 'scale', body, {
@@ -297,7 +297,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** Binds a pod to a node (POST pods/{name}/binding), as the scheduler does. */
-  bind(pod: KubeObject, nodeName: string, opts: WriteOptions = {}): Promise<Status> {
+  async bind(pod: KubeObject, nodeName: string, opts: WriteOptions = {}): Promise<Status> {
     this.requireSubresource('binding');
     const name = pod.metadata?.name ?? '';
     const namespace = opts.namespace ?? pod.metadata?.namespace;
@@ -311,7 +311,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** Evicts a pod (POST pods/{name}/eviction); a disruption budget may refuse with 429. */
-  evict(name: string, opts: WriteOptions & { deleteOptions?: Omit<DeleteOptionsBody, 'apiVersion' | 'kind'> } = {}): Promise<Status> {
+  async evict(name: string, opts: WriteOptions & { deleteOptions?: Omit<DeleteOptionsBody, 'apiVersion' | 'kind'> } = {}): Promise<Status> {
     this.requireSubresource('eviction');
     const { deleteOptions, ...write } = opts;
     const sub = this.declaration?.subresources?.eviction as { group?: string; version?: string } | undefined;
@@ -326,7 +326,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** Requests a token for a service account (POST serviceaccounts/{name}/token). */
-  createToken(name: string, spec: TokenRequest['spec'], opts: WriteOptions = {}): Promise<TokenRequest> {
+  async createToken(name: string, spec: TokenRequest['spec'], opts: WriteOptions = {}): Promise<TokenRequest> {
     this.requireSubresource('token');
     const request: TokenRequest = {
       apiVersion: 'authentication.k8s.io/v1',

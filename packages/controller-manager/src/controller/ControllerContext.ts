@@ -31,6 +31,8 @@ export interface RunningController {
 export interface ControllerDescriptor {
   /** The flag giving the number of workers, if the controller has one. */
   concurrencyFlag?: string;
+  /** Workers when no flag says (1 unless given). */
+  defaultWorkers?: number;
   /** Registers informers and handlers and starts the workers once the caches have synced. */
   start(ctx: ControllerContext): RunningController;
 }

@@ -2,9 +2,9 @@ import {
   DeletedFinalStateUnknown,
   metaNamespaceKeyFunc,
   RateLimitingQueue,
-  runWorkers,
   waitForCacheSync,
   type KubeObject,
+  type RateLimiter,
   type SharedIndexInformer,
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
@@ -21,17 +21,23 @@ export function deletedObject<T>(obj: T | DeletedFinalStateUnknown<T>): T {
  * rate-limited backoff.
  */
 export abstract class QueueController implements RunningController {
-  protected readonly queue = new RateLimitingQueue<string>();
+  protected readonly queue: RateLimitingQueue<string>;
   private running: Promise<void> | undefined;
   private readonly abort = new AbortController();
 
   constructor(
     readonly name: string,
     protected readonly ctx: ControllerContext,
-  ) {}
+    rateLimiter?: RateLimiter<string>,
+  ) {
+    this.queue = new RateLimitingQueue<string>(rateLimiter);
+  }
 
-  /** Reconciles one key; throwing requeues it with backoff. */
-  protected abstract sync(key: string): Promise<void>;
+  /**
+   * Reconciles one key; throwing requeues it with backoff. Returning false keeps the key's failure
+   * count (its next backoff grows); otherwise a successful sync resets it.
+   */
+  protected abstract sync(key: string): Promise<void | boolean>;
 
   enqueue(obj: KubeObject | DeletedFinalStateUnknown<KubeObject>): void {
     this.queue.add(metaNamespaceKeyFunc(obj));
@@ -49,9 +55,22 @@ export abstract class QueueController implements RunningController {
         { signal: this.abort.signal },
       );
       if (!synced) return;
-      await runWorkers(this.queue, this.ctx.workers, (key) => this.sync(key), {
-        onError: (key, err) => this.ctx.logger.error(`${this.name}: error syncing "${key}": ${errorMessage(err)}`),
-      });
+      const worker = async (): Promise<void> => {
+        for (;;) {
+          const next = await this.queue.get();
+          if (next.shutdown) return;
+          const key = next.item;
+          try {
+            if ((await this.sync(key)) !== false) this.queue.forget(key);
+          } catch (err) {
+            this.ctx.logger.error(`${this.name}: error syncing "${key}": ${errorMessage(err)}`);
+            this.queue.addRateLimited(key);
+          } finally {
+            this.queue.done(key);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, this.ctx.workers) }, () => worker()));
     })();
     return this;
   }

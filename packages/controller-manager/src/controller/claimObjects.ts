@@ -19,10 +19,10 @@ export function adoptionPatch(obj: KubeObject, c: ClaimOwner): unknown {
   };
 }
 
-/** The strategic merge patch removing the owner's reference (Kubernetes' release patch). */
-export function releasePatch(obj: KubeObject, ownerUID: string): unknown {
+/** The strategic merge patch removing owner references by uid (Kubernetes' release patch). */
+export function releasePatch(obj: KubeObject, ...ownerUIDs: string[]): unknown {
   return {
-    metadata: { ownerReferences: [{ $patch: 'delete', uid: ownerUID }], uid: obj.metadata?.uid },
+    metadata: { ownerReferences: ownerUIDs.map((uid) => ({ $patch: 'delete', uid })), uid: obj.metadata?.uid },
   };
 }
 

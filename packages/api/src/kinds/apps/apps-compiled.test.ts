@@ -1,6 +1,5 @@
 import { compileKind, errorMessage } from '../../validation';
 import {
-  appsNameValidation,
   DaemonSetKind,
   DeploymentKind,
   StatefulSetKind,
@@ -117,9 +116,26 @@ describe('apps/v1 through the compiled kind', () => {
   });
 });
 
+describe('StatefulSet updates', () => {
+  it('report a selector change once, with the statefulset rule', () => {
+    const compiled = compileKind(StatefulSetKind);
+    const old: StatefulSet = {
+      metadata: { name: 'db', namespace: 'default', resourceVersion: '1' },
+      spec: { selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db', tier: 'x' }) },
+    };
+    compiled.default(old);
+    const next = structuredClone(old);
+    next.spec!.selector = { matchLabels: { app: 'db', tier: 'x' } };
+    next.spec!.replicas = 3;
+    expect(compiled.validateUpdate(next, old).map(errorMessage)).toEqual([
+      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+    ]);
+  });
+});
+
 describe('StatefulSet names', () => {
   it('must be RFC 1123 labels', () => {
-    const compiled = compileKind(StatefulSetKind, { nameValidation: appsNameValidation.StatefulSet });
+    const compiled = compileKind(StatefulSetKind);
     const sts: StatefulSet = {
       metadata: { name: 'db.v2', namespace: 'default' },
       spec: { selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db' }) },

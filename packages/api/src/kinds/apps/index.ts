@@ -2,8 +2,7 @@ import { ControllerRevisionKind } from './controller-revision';
 import { DaemonSetKind } from './daemon-set';
 import { DeploymentKind } from './deployment';
 import { ReplicaSetKind } from './replica-set';
-import type { NameValidator } from '../../validation/object-meta';
-import { StatefulSetKind, validateStatefulSetName } from './stateful-set';
+import { StatefulSetKind } from './stateful-set';
 
 export * from './int-or-percent';
 export * from './template-rules';
@@ -22,8 +21,3 @@ export const appsKinds = [
   StatefulSetKind,
   ControllerRevisionKind,
 ];
-
-/** Name rules of the apps kinds that are not RFC 1123 subdomains, by kind (compileKind's nameValidation). */
-export const appsNameValidation: Readonly<Record<string, NameValidator>> = {
-  StatefulSet: validateStatefulSetName,
-};

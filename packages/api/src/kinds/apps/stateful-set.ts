@@ -64,7 +64,6 @@ const statefulSetSpecFields = {
   selector: required(
     field(LabelSelectorSchema, {
       proto: 2,
-      immutable: true,
       description: 'Pods managed by the stateful set; must match the template labels. Cannot be updated.',
     }),
   ),
@@ -208,6 +207,7 @@ function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldErr
 }
 
 export const StatefulSetKind = defineKind({
+  nameValidation: validateStatefulSetName,
   group: 'apps',
   versions: ['v1'],
   kind: 'StatefulSet',

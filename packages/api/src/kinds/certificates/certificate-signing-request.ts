@@ -60,47 +60,38 @@ export const RequestConditionTypes = ['Approved', 'Denied', 'Failed'] as const;
 const SIGNER_NAME_FORM = "must be a fully qualified domain and path of the form 'example.com/signer-name'";
 
 const certificateSigningRequestSpecFields = {
-  request: required(
-    bytes({ proto: 1, immutable: true, description: 'A PEM encoded "CERTIFICATE REQUEST".' }),
-  ),
+  request: required(bytes({ proto: 1, description: 'A PEM encoded "CERTIFICATE REQUEST".' })),
   signerName: required(
     str({
       proto: 7,
-      immutable: true,
       description: "The signer asked to issue the certificate, e.g. 'example.com/signer'.",
     }),
   ),
   expirationSeconds: int32({
     proto: 8,
-    immutable: true,
     description: 'Requested validity duration of the certificate; the signer may ignore it.',
   }),
   usages: list(str(), {
     proto: 5,
     listType: 'atomic',
-    immutable: true,
     description: 'Key usages requested in the certificate.',
   }),
   username: str({
     proto: 2,
-    immutable: true,
     description: 'The user who created the request; set by the server.',
   }),
   uid: str({
     proto: 3,
-    immutable: true,
     description: 'UID of the user who created the request; set by the server.',
   }),
   groups: list(str(), {
     proto: 4,
     listType: 'atomic',
-    immutable: true,
     description: 'Groups of the user who created the request; set by the server.',
   }),
   extra: map(list(str()), {
     proto: 6,
     protoWrapper: 'k8s.io.api.certificates.v1.ExtraValue',
-    immutable: true,
     description: 'Extra attributes of the user who created the request; set by the server.',
   }),
 };
@@ -273,6 +264,7 @@ export function csrConditionCell(csr: CertificateSigningRequest): string {
 }
 
 export const CertificateSigningRequestKind = defineKind({
+  nameValidation: validateCertificateRequestName,
   group: 'certificates.k8s.io',
   versions: ['v1'],
   kind: 'CertificateSigningRequest',

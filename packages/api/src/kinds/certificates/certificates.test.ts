@@ -6,7 +6,6 @@ import { errorMessage, type FieldError } from '../../validation/field-error';
 import {
   CertificateSigningRequestConditionSchema,
   CertificateSigningRequestKind,
-  certificatesNameValidation,
   CertificateSigningRequestSpecSchema,
   CertificateSigningRequestStatusSchema,
   type CertificateSigningRequest,
@@ -164,9 +163,7 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
 describe('CertificateSigningRequest names', () => {
   it('accepts any name, as Kubernetes does', () => {
     // Kinds with typed field selectors are wired through KindDeclaration<any>, as allKinds does.
-    const compiled = compileKind(CertificateSigningRequestKind as KindDeclaration<any>, {
-      nameValidation: certificatesNameValidation.CertificateSigningRequest,
-    });
+    const compiled = compileKind(CertificateSigningRequestKind as KindDeclaration<any>, {});
     const csr: CertificateSigningRequest = {
       metadata: { name: 'Node CSR:1' },
       spec: { request: pemRequest, signerName: 'kubernetes.io/kubelet-serving', usages: ['server auth'] },

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, list, required, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
+import { validateRBACName } from './rbac-name';
 import { objectMeta } from '../../meta/object-meta';
 import { child, required as requiredError, type FieldError } from '../../validation/field-error';
 import { validateRoleRef, validateRoleRefUpdate } from './binding-rules';
@@ -41,6 +42,7 @@ function validateClusterRoleBinding(crb: ClusterRoleBindingValue, path: string):
 }
 
 export const ClusterRoleBindingKind = defineKind({
+  nameValidation: validateRBACName,
   group: 'rbac.authorization.k8s.io',
   versions: ['v1'],
   kind: 'ClusterRoleBinding',

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, list, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
+import { validateRBACName } from './rbac-name';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
 import { child, required, type FieldError } from '../../validation/field-error';
 import { nameColumn } from '../columns';
@@ -48,6 +49,7 @@ export const ClusterRoleSchema = struct('io.k8s.api.rbac.v1.ClusterRole', {
 export type ClusterRole = Static<typeof ClusterRoleSchema>;
 
 export const ClusterRoleKind = defineKind({
+  nameValidation: validateRBACName,
   group: 'rbac.authorization.k8s.io',
   versions: ['v1'],
   kind: 'ClusterRole',

@@ -16,7 +16,6 @@ import {
   RoleSchema,
   SubjectSchema,
   rbacKinds,
-  rbacNameValidation,
   type ClusterRoleBinding,
   type RoleBinding,
   type Subject,
@@ -171,7 +170,7 @@ describe('rbac.authorization.k8s.io/v1', () => {
 
 describe('RBAC names', () => {
   it('accepts path segments such as system:node, through the compiled kind', () => {
-    const compiled = compileKind(ClusterRoleKind, { nameValidation: rbacNameValidation.ClusterRole });
+    const compiled = compileKind(ClusterRoleKind);
     expect(compiled.validate({ metadata: { name: 'system:aggregate-to-view' }, rules: [] })).toEqual([]);
     expect(compiled.validate({ metadata: { name: 'a/b' }, rules: [] }).map((e) => errorMessage(e))).toEqual([
       expect.stringMatching(/^metadata.name: Invalid value: "a\/b": may not contain '\/'$/),

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, list, required, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
+import { validateRBACName } from './rbac-name';
 import { objectMeta } from '../../meta/object-meta';
 import { child } from '../../validation/field-error';
 import { validateRoleRef, validateRoleRefUpdate } from './binding-rules';
@@ -30,6 +31,7 @@ export const RoleBindingSchema = struct(
 export type RoleBinding = Static<typeof RoleBindingSchema>;
 
 export const RoleBindingKind = defineKind({
+  nameValidation: validateRBACName,
   group: 'rbac.authorization.k8s.io',
   versions: ['v1'],
   kind: 'RoleBinding',

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { list, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
+import { validateRBACName } from './rbac-name';
 import { objectMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { nameColumn } from '../columns';
@@ -40,6 +41,7 @@ function validateNamespacedRules(rules: RoleValue['rules'], path: string): Field
 }
 
 export const RoleKind = defineKind({
+  nameValidation: validateRBACName,
   group: 'rbac.authorization.k8s.io',
   versions: ['v1'],
   kind: 'Role',

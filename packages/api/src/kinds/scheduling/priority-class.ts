@@ -24,7 +24,6 @@ const priorityClassFields = {
   value: required(
     int32({
       proto: 2,
-      immutable: true,
       description: 'Priority received by pods naming this class; higher values mean higher priority.',
     }),
   ),

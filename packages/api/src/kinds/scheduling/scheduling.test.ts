@@ -1,5 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, structHooks } from '../../schema/fields';
+import type { KindDeclaration } from '../../schema/kind';
+import { compileKind } from '../../validation';
 import { errorMessage, type FieldError } from '../../validation/field-error';
 import { PriorityClassKind, PriorityClassSchema, type PriorityClass } from './index';
 
@@ -45,6 +47,20 @@ describe('scheduling.k8s.io/v1 PriorityClass', () => {
       PriorityClassKind.validateUpdate!({ ...old, value: 2 }, old).map((e) => errorMessage(e as FieldError)),
     ).toEqual(['value: Forbidden: may not be changed in an update.']);
     expect(PriorityClassKind.validateUpdate!({ ...old, description: 'x' }, old)).toEqual([]);
+    const compiled = compileKind(PriorityClassKind as KindDeclaration<any>);
+    const stored = {
+      metadata: { name: 'a', resourceVersion: '1' },
+      value: 1,
+      preemptionPolicy: 'Never' as const,
+    };
+    expect(
+      compiled
+        .validateUpdate({ ...stored, value: 2, preemptionPolicy: 'PreemptLowerPriority' }, stored)
+        .map((e) => errorMessage(e)),
+    ).toEqual([
+      expect.stringMatching(/^preemptionPolicy: Invalid value: .*: field is immutable$/),
+      'value: Forbidden: may not be changed in an update.',
+    ]);
   });
 
   it('prints NAME VALUE GLOBAL-DEFAULT AGE', () => {

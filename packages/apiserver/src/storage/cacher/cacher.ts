@@ -37,6 +37,8 @@ export class Cacher implements Storage {
   /** The newest revision the cache reflects. */
   private revision = 0;
   private source: WatchHandle | undefined;
+  /** Bumped on every (re)initialization; callbacks of an older backend watch are ignored. */
+  private generation = 0;
   private ready: Promise<void>;
   private closed = false;
 
@@ -165,6 +167,7 @@ export class Cacher implements Storage {
 
   /** Loads the current state and starts the one backend watch that keeps it current. */
   private async initialize(): Promise<void> {
+    const generation = ++this.generation;
     const snapshot = await this.backend.list(this.options.prefix);
     this.objects.clear();
     for (const kv of snapshot.items) this.objects.set(kv.key, kv);
@@ -175,8 +178,8 @@ export class Cacher implements Storage {
     this.source = await this.backend.watch(
       this.options.prefix,
       snapshot.revision,
-      (event) => this.apply(event),
-      (error) => this.restart(error),
+      (event) => generation === this.generation && this.apply(event),
+      (error) => generation === this.generation && this.restart(error),
     );
   }
 
@@ -202,6 +205,8 @@ export class Cacher implements Storage {
    */
   private restart(error: Error): void {
     if (this.closed) return;
+    this.generation++;
+    this.source?.stop();
     this.source = undefined;
     this.hub.failAll(StorageError.unavailable(`watch cache lost its backend watch: ${error.message}`, error));
     const retry = async (): Promise<void> => {

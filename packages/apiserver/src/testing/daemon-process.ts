@@ -3,7 +3,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import https from 'node:https';
 import { join, resolve } from 'node:path';
 
-export const repoRoot = resolve(__dirname, '..', '..');
+/** The repository root (this file is packages/apiserver/{src,dist}/testing/). */
+export const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 
 /** The built binary of a daemon (npm test builds every package before jest runs). */
 export function daemonBin(pkg: string, name: string): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureClusterPKI, type ClusterPKI } from '@orch/component-base';
 import { daemonBin, startDaemon, waitHTTPS, type DaemonProcess } from './daemon-process';
-import { freePort } from './free-port';
+import { freePort } from '../storage/testing/free-port';
 
 export interface APIServerProcess {
   url: string;

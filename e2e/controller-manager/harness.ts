@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { formatTime, PodKind, type Pod } from '@orch/api';
+import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import {
+  clientFor,
+  loadKubeconfigFile,
+  restConfigFromKubeconfig,
+  RestClient,
+  SharedInformerFactory,
+  type SharedIndexInformer,
+} from '@orch/client';
+import { ControllerManager, MemoryEventRecorder, type ControllerManagerOptions } from '@orch/controller-manager';
+
+const run = promisify(execFile);
+
+/** A test cluster: a real apiserver, the controllers in-process and a fake kubelet. */
+export interface Cluster {
+  api: TestAPIServer;
+  rest: RestClient;
+  manager: ControllerManager;
+  /** Moves the controllers' clock forward. */
+  advance(ms: number): void;
+  kubectl(...args: string[]): Promise<string>;
+  /** Pods the fake kubelet leaves alone (stay Pending) while true. */
+  pauseKubelet(paused: boolean): void;
+  close(): Promise<void>;
+}
+
+/** The status the fake kubelet writes for a pod: Running and Ready, or Succeeded for run-to-completion pods. */
+export function kubeletStatus(pod: Pod, now: number): Record<string, unknown> {
+  const t = formatTime(now);
+  const names = (pod.spec?.containers ?? []).map((c) => c.name);
+  if (pod.spec?.restartPolicy === 'Never' || pod.spec?.restartPolicy === 'OnFailure') {
+    return {
+      phase: 'Succeeded',
+      conditions: [
+        { type: 'Initialized', status: 'True', lastTransitionTime: t },
+        { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: t },
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: t },
+      ],
+      containerStatuses: names.map((name) => ({
+        name,
+        ready: false,
+        restartCount: 0,
+        image: 'busybox',
+        imageID: '',
+        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: t, finishedAt: t } },
+      })),
+    };
+  }
+  return {
+    phase: 'Running',
+    podIP: '10.0.0.1',
+    startTime: t,
+    conditions: [
+      { type: 'Initialized', status: 'True', lastTransitionTime: t },
+      { type: 'Ready', status: 'True', lastTransitionTime: t },
+      { type: 'ContainersReady', status: 'True', lastTransitionTime: t },
+      { type: 'PodScheduled', status: 'True', lastTransitionTime: t },
+    ],
+    containerStatuses: names.map((name) => ({
+      name,
+      ready: true,
+      started: true,
+      restartCount: 0,
+      image: 'nginx',
+      imageID: '',
+      state: { running: { startedAt: t } },
+    })),
+  };
+}
+
+export async function startCluster(overrides: Partial<ControllerManagerOptions> = {}): Promise<Cluster> {
+  const api = await startTestAPIServer({ admissionPlugins: [] });
+  const { config } = restConfigFromKubeconfig(loadKubeconfigFile(api.kubeconfig));
+  const rest = new RestClient({ ...config, qps: -1 });
+  let offset = 0;
+  const now = (): number => Date.now() + offset;
+  const informers = new SharedInformerFactory(rest, {});
+  const manager = new ControllerManager({
+    controllers: ['*'],
+    informers,
+    clientFor: async () => rest,
+    recorderFor: () => new MemoryEventRecorder(),
+    workers: () => 5,
+    logger: { info: () => {}, warning: () => {}, error: () => {} },
+    now,
+    ...overrides,
+  });
+  await manager.start();
+
+  // The fake kubelet.
+  let paused = false;
+  const kubeletInformers = new SharedInformerFactory(rest, {});
+  const podInformer: SharedIndexInformer<Pod> = kubeletInformers.informerFor<Pod>({
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    namespaced: true,
+  });
+  const pods = clientFor(rest, PodKind);
+  const pending = new Set<string>();
+  const handle = (pod: Pod): void => {
+    const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+    if (paused || pod.metadata?.deletionTimestamp || pod.status?.phase === 'Running' || pod.status?.phase === 'Succeeded') return;
+    if (pending.has(key)) return;
+    pending.add(key);
+    setTimeout(() => {
+      pods
+        .patch(pod.metadata?.name ?? '', 'merge', { status: kubeletStatus(pod, Date.now()) }, {
+          namespace: pod.metadata?.namespace,
+          subresource: 'status',
+        })
+        .catch(() => undefined)
+        .finally(() => pending.delete(key));
+    }, 20);
+  };
+  podInformer.addEventHandler({ onAdd: handle, onUpdate: (_o, p) => handle(p) });
+  kubeletInformers.start();
+
+  return {
+    api,
+    rest,
+    manager,
+    advance: (ms) => {
+      offset += ms;
+    },
+    kubectl: async (...args) => {
+      const { stdout } = await run('kubectl', ['--kubeconfig', api.kubeconfig, ...args], { timeout: 30_000 });
+      return stdout;
+    },
+    pauseKubelet: (p) => {
+      paused = p;
+      if (!p) for (const pod of podInformer.lister().list()) handle(pod);
+    },
+    close: async () => {
+      await kubeletInformers.shutdown();
+      await manager.stop();
+      rest.close();
+      await api.close();
+    },
+  };
+}
+
+/** Polls until `fn` returns a value that is not undefined/false. */
+export async function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,156 @@
+import { EventEmitter } from 'node:events';
+import type { Node, Pod } from '@orch/api';
+import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { buildConfigFromFlags, ResourceClient, RestClient, type KubeObject } from '@orch/client';
+import { daemonValidators, runDaemon } from '@orch/component-base';
+import { buildSchedulerConfig, orchSchedulerFlagSets, runScheduler, type SchedulerConfiguration } from '@orch/scheduler';
+
+const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
+const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
+const EVENTS = { group: '', version: 'v1', resource: 'events', namespaced: true };
+const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints', namespaced: true };
+
+async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function node(name: string): Node {
+  const resources = { cpu: '4', memory: '8Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: { capacity: resources, allocatable: resources, conditions: [{ type: 'Ready', status: 'True' }] },
+  } as Node;
+}
+
+function pod(name: string, cpu: string, schedulerName?: string): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu, memory: '256Mi' } } }],
+      ...(schedulerName ? { schedulerName } : {}),
+    },
+  } as Pod;
+}
+
+describe('orch-scheduler against a real apiserver', () => {
+  let api: TestAPIServer;
+  let rest: RestClient;
+  let pods: ResourceClient<Pod & KubeObject>;
+  let signals: EventEmitter;
+  let daemon: Promise<number>;
+  const stderr: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestAPIServer({ admissionPlugins: [] });
+    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
+    pods = new ResourceClient(rest, PODS);
+    const nodes = new ResourceClient<Node & KubeObject>(rest, NODES);
+    for (const n of ['node-1', 'node-2', 'node-3']) await nodes.create(node(n) as Node & KubeObject);
+    signals = new EventEmitter();
+    daemon = runDaemon<SchedulerConfiguration>(
+      {
+        name: 'orch-scheduler',
+        flagSets: orchSchedulerFlagSets(),
+        validators: daemonValidators('scheduler'),
+        buildConfig: (flags) => buildSchedulerConfig(flags),
+        run: runScheduler,
+      },
+      {
+        argv: [
+          `--kubeconfig=${api.kubeconfig}`,
+          '--secure-port=0',
+          '--orch-api-qps=500',
+          '--orch-api-burst=500',
+          '--leader-elect-retry-period=200ms',
+          '--leader-elect-renew-deadline=1s',
+          '--leader-elect-lease-duration=2s',
+        ],
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => stderr.push(t) },
+        exit: () => undefined,
+        signals,
+      },
+    );
+  });
+
+  afterAll(async () => {
+    signals?.emit('SIGTERM');
+    await daemon;
+    rest?.close();
+    await api?.close();
+  });
+
+  it('takes the endpoints lock orch-system/orch-scheduler', async () => {
+    const endpoints = new ResourceClient(rest, ENDPOINTS);
+    const lock = await until(
+      () => endpoints.get('orch-scheduler', 'orch-system').catch(() => undefined),
+      'the leader election lock',
+    );
+    const record = JSON.parse(lock.metadata?.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}');
+    expect(record.holderIdentity).toMatch(/_/);
+  });
+
+  it('binds pods through pods/binding, spread by least allocation', async () => {
+    for (let i = 0; i < 6; i++) await pods.create(pod(`web-${i}`, '1') as Pod & KubeObject);
+    const placed = await until(async () => {
+      const list = await pods.list('default');
+      const web = list.items.filter((p) => p.metadata?.name?.startsWith('web-'));
+      return web.every((p) => p.spec?.nodeName) ? web : undefined;
+    }, 'six bound pods');
+    const perNode = new Map<string, number>();
+    for (const p of placed) perNode.set(p.spec!.nodeName!, (perNode.get(p.spec!.nodeName!) ?? 0) + 1);
+    expect([...perNode.keys()].sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    expect([...perNode.values()]).toEqual([2, 2, 2]);
+    for (const p of placed)
+      expect(p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
+    const events = new ResourceClient<KubeObject>(rest, EVENTS);
+    const scheduled = await until(async () => {
+      const list = await events.list('default');
+      const found = list.items.find((e) => e.reason === 'Scheduled' && (e.involvedObject as { name: string }).name === 'web-0');
+      return found;
+    }, 'a Scheduled event');
+    expect(scheduled.message).toBe(`Successfully assigned default/web-0 to ${placed.find((p) => p.metadata?.name === 'web-0')!.spec!.nodeName}`);
+    expect(scheduled.type).toBe('Normal');
+  });
+
+  it('leaves a pod that fits nowhere Pending with PodScheduled=False and a FailedScheduling event', async () => {
+    await pods.create(pod('huge', '16') as Pod & KubeObject);
+    const condition = await until(async () => {
+      const p = await pods.get('huge', 'default');
+      return p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    }, 'the PodScheduled condition');
+    expect(condition).toMatchObject({
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/3 nodes are available: 3 Insufficient cpu.',
+    });
+    const events = new ResourceClient<KubeObject>(rest, EVENTS);
+    const failed = await until(async () => {
+      const list = await events.list('default');
+      return list.items.find((e) => e.reason === 'FailedScheduling' && (e.involvedObject as { name: string }).name === 'huge');
+    }, 'a FailedScheduling event');
+    expect(failed.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
+    expect(failed.type).toBe('Warning');
+    expect((await pods.get('huge', 'default')).spec?.nodeName).toBeUndefined();
+  });
+
+  it('ignores pods of another scheduler', async () => {
+    await pods.create(pod('foreign', '100m', 'my-scheduler') as Pod & KubeObject);
+    await pods.create(pod('marker', '100m') as Pod & KubeObject);
+    await until(async () => (await pods.get('marker', 'default')).spec?.nodeName, 'the marker pod bound');
+    await new Promise((r) => setTimeout(r, 300));
+    const foreign = await pods.get('foreign', 'default');
+    expect(foreign.spec?.nodeName).toBeUndefined();
+    expect(foreign.status?.conditions ?? []).toEqual([]);
+  });
+});

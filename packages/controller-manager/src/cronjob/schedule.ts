@@ -1,0 +1,78 @@
+import { parseDuration } from '@orch/component-base';
+import { CronExpressionParser } from 'cron-parser';
+
+/** A parsed schedule: the first activation strictly after a time. */
+export interface Schedule {
+  next(afterMs: number): number;
+}
+
+/** The descriptors Kubernetes' cron parser (robfig/cron ParseStandard) accepts, as five fields. */
+const DESCRIPTORS: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+/**
+ * Parses a CronJob schedule as Kubernetes does: five fields (minute hour day-of-month month
+ * day-of-week), a descriptor (@hourly, @daily, ...) or `@every <duration>`. Times are UTC.
+ * Throws with the parser's message.
+ */
+export function parseSchedule(spec: string): Schedule {
+  const text = spec.trim();
+  if (text.startsWith('@every ')) {
+    let delay = parseDuration(text.slice('@every '.length).trim());
+    if (delay < 1000) delay = 1000;
+    delay -= delay % 1000;
+    return { next: (after) => after - (after % 1000) + delay };
+  }
+  const expr = DESCRIPTORS[text] ?? text;
+  if (text.startsWith('@') && !DESCRIPTORS[text]) throw new Error(`unrecognized descriptor: ${text}`);
+  const fields = expr.split(/\s+/).filter(Boolean);
+  if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: ${text}`);
+  CronExpressionParser.parse(expr, { tz: 'UTC' });
+  return {
+    next: (after) => CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: 'UTC' }).next().getTime(),
+  };
+}
+
+/** More missed start times than this is an error (Kubernetes' limit). */
+export const MAX_MISSED_START_TIMES = 100;
+
+/**
+ * The schedule times between the last scheduled run (or the creation time) and now that have not
+ * run, Kubernetes' getRecentUnmetScheduleTimes: with startingDeadlineSeconds only those within the
+ * deadline count; more than 100 is an error.
+ */
+export function unmetScheduleTimes(
+  schedule: Schedule,
+  earliestMs: number,
+  nowMs: number,
+  startingDeadlineSeconds: number | undefined,
+): number[] {
+  let earliest = earliestMs;
+  if (startingDeadlineSeconds !== undefined && startingDeadlineSeconds !== null) {
+    const deadline = nowMs - startingDeadlineSeconds * 1000;
+    if (deadline > earliest) earliest = deadline;
+  }
+  const starts: number[] = [];
+  if (earliest > nowMs) return starts;
+  for (let t = schedule.next(earliest); t <= nowMs; t = schedule.next(t)) {
+    starts.push(t);
+    if (starts.length > MAX_MISSED_START_TIMES) {
+      throw new Error(
+        'too many missed start time (> 100). Set or decrease .spec.startingDeadlineSeconds or check clock skew.',
+      );
+    }
+  }
+  return starts;
+}
+
+/** The name of the job of a scheduled time: `<cronjob>-<minutes since the epoch>`. */
+export function jobNameFor(cronJobName: string, scheduledMs: number): string {
+  return `${cronJobName}-${Math.floor(scheduledMs / 60_000)}`;
+}

@@ -1,0 +1,19 @@
+import type { ControllerDescriptor } from '../controller/ControllerContext';
+import { CronJobController } from '../cronjob/CronJobController';
+import { DeploymentController } from '../deployment/DeploymentController';
+import { GarbageCollector } from '../garbagecollector/GarbageCollector';
+import { JobController } from '../job/JobController';
+import { NamespaceController } from '../namespace/NamespaceController';
+import { ReplicaSetController } from '../replicaset/ReplicaSetController';
+import { ServiceAccountController } from '../serviceaccount/ServiceAccountController';
+
+/** The controllers built so far, by the name --controllers uses. */
+export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>> = {
+  deployment: { concurrencyFlag: 'concurrent-deployment-syncs', start: (ctx) => new DeploymentController(ctx) },
+  replicaset: { concurrencyFlag: 'concurrent-replicaset-syncs', start: (ctx) => new ReplicaSetController(ctx) },
+  job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
+  cronjob: { start: (ctx) => new CronJobController(ctx) },
+  garbagecollector: { concurrencyFlag: 'concurrent-gc-syncs', start: (ctx) => new GarbageCollector(ctx) },
+  namespace: { concurrencyFlag: 'concurrent-namespace-syncs', start: (ctx) => new NamespaceController(ctx) },
+  serviceaccount: { defaultWorkers: 1, start: (ctx) => new ServiceAccountController(ctx) },
+};

@@ -1,0 +1,119 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Node, Pod } from '@orch/api';
+import {
+  buildConfigFromFlags,
+  LeaderElector,
+  newResourceLock,
+  resourceLockTypes,
+  RestClient,
+  SharedInformerFactory,
+  type ResourceLockType,
+} from '@orch/client';
+import type { DaemonContext, DaemonHandle } from '@orch/component-base';
+import { RestSchedulerClient } from '../client/restSchedulerClient';
+import { addAllEventHandlers } from '../eventHandlers';
+import { Scheduler } from '../scheduler';
+import type { SchedulerConfiguration } from './schedulerConfig';
+import { NOTICE_ONLY_FLAGS } from './schedulerFlags';
+
+const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
+const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
+
+/** Builds the API client from --kubeconfig/--master and the --orch-api-* flags. */
+export function restClientFor(cfg: SchedulerConfiguration, component: string): RestClient {
+  const { kubeconfig, master, qps, burst, contentType } = cfg.clientConnection;
+  const { config } = buildConfigFromFlags({ ...(kubeconfig ? { kubeconfig } : {}), ...(master ? { master } : {}) });
+  return new RestClient({ ...config, qps, burst, contentType, userAgent: `${component}/${process.version}` });
+}
+
+/**
+ * orch-scheduler's main: informers for pods and nodes, the scheduler, and leader election; only the
+ * leader schedules. Losing the lease ends the process, as in Kubernetes.
+ */
+export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): Promise<DaemonHandle> {
+  const { config: cfg, logger, flags } = ctx;
+  for (const [name, notice] of Object.entries(NOTICE_ONLY_FLAGS))
+    if (flags.has(name) && flags.changed(name)) logger.info(`Flag --${name} is accepted but has no effect: ${notice}`);
+
+  const rest = restClientFor(cfg, ctx.name);
+  const identity = `${hostname()}_${randomUUID()}`;
+  const client = new RestSchedulerClient(rest, {
+    component: cfg.profiles[0]!.schedulerName,
+    instance: identity,
+    onEventError: (err) => logger.v(2).info(`Unable to write event: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  const factory = new SharedInformerFactory(rest, {
+    onHandlerError: (err) => logger.error(`event handler failed: ${err instanceof Error ? err.stack : String(err)}`),
+  });
+  const podInformer = factory.informerFor<Pod>(PODS);
+  const nodeInformer = factory.informerFor<Node>(NODES);
+  const podLister = podInformer.lister();
+  const scheduler = new Scheduler({
+    client,
+    profiles: cfg.profiles,
+    percentageOfNodesToScore: cfg.percentageOfNodesToScore,
+    podInitialBackoffMs: cfg.podInitialBackoffSeconds * 1000,
+    podMaxBackoffMs: cfg.podMaxBackoffSeconds * 1000,
+    logger,
+    metrics: ctx.metrics,
+    podLister: (namespace, name) => podLister.get(`${namespace}/${name}`),
+  });
+  addAllEventHandlers(scheduler, podInformer, nodeInformer);
+  factory.start();
+  ctx.health.add({ name: 'informer-sync', check: () => {
+    if (!podInformer.hasSynced() || !nodeInformer.hasSynced()) throw new Error('informers not synced');
+  } }, ['readyz']);
+  await factory.waitForCacheSync();
+  logger.info(`Caches synced; profiles: ${cfg.profiles.map((p) => p.schedulerName).join(', ')}`);
+
+  const abort = new AbortController();
+  let stopping = false;
+  let electing: Promise<void> | undefined;
+  const le = cfg.leaderElection;
+  if (!le.leaderElect) {
+    scheduler.run();
+  } else {
+    if (!(resourceLockTypes as readonly string[]).includes(le.resourceLock))
+      throw new Error(`--leader-elect-resource-lock: unknown lock type "${le.resourceLock}"`);
+    const lock = newResourceLock(le.resourceLock as ResourceLockType, rest, {
+      namespace: le.resourceNamespace,
+      name: le.resourceName,
+      identity,
+    });
+    const elector = new LeaderElector({
+      lock,
+      leaseDurationMs: le.leaseDurationMs,
+      renewDeadlineMs: le.renewDeadlineMs,
+      retryPeriodMs: le.retryPeriodMs,
+      name: le.resourceName,
+      callbacks: {
+        onStartedLeading: () => {
+          logger.info(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}`);
+          scheduler.run();
+        },
+        onStoppedLeading: () => {
+          if (!stopping) logger.fatal('leaderelection lost');
+        },
+        onNewLeader: (id) => {
+          if (id !== identity) logger.info(`new leader elected: ${id}`);
+        },
+      },
+      releaseOnCancel: true,
+      onError: (err) => logger.v(2).info(`leader election: ${err instanceof Error ? err.message : String(err)}`),
+    });
+    ctx.health.add({ name: 'leaderElection', check: () => undefined }, ['healthz']);
+    electing = elector.run(abort.signal);
+  }
+
+  return {
+    stop: async () => {
+      stopping = true;
+      abort.abort();
+      await electing;
+      await scheduler.stop();
+      await factory.shutdown();
+      rest.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { inTreeRegistry } from '../plugins/registry';
+import { makePod } from '../testing/fixtures';
+import { MemoryCluster } from '../testing/memoryCluster';
+import { CycleState } from './cycleState';
+import { Framework } from './framework';
+import type { PermitPlugin, PluginFactory } from './interfaces';
+import { Code, Status } from './status';
+
+const deps = { client: new MemoryCluster(), nodeInfos: () => [] };
+
+function registryWith(name: string, factory: PluginFactory) {
+  const r = new Map(inTreeRegistry());
+  r.set(name, factory);
+  return r;
+}
+
+describe('Framework', () => {
+  it('uses the default plugins', () => {
+    const fwk = new Framework({ schedulerName: 'default-scheduler' }, inTreeRegistry(), deps);
+    expect(fwk.pluginNames('filter')).toEqual([
+      'NodeUnschedulable',
+      'NodeResourcesFit',
+      'NodeName',
+      'NodeAffinity',
+      'TaintToleration',
+    ]);
+    expect(fwk.pluginNames('score')).toEqual(['NodeResourcesLeastAllocated', 'NodeAffinity', 'TaintToleration']);
+    expect(fwk.pluginNames('bind')).toEqual(['DefaultBinder']);
+  });
+
+  it('applies enabled and disabled plugins of a profile', () => {
+    const fwk = new Framework(
+      {
+        schedulerName: 'custom',
+        plugins: {
+          filter: { disabled: [{ name: 'TaintToleration' }, { name: 'NodeName' }] },
+          score: { disabled: [{ name: '*' }], enabled: [{ name: 'NodeAffinity', weight: 5 }] },
+        },
+      },
+      inTreeRegistry(),
+      deps,
+    );
+    expect(fwk.pluginNames('filter')).toEqual(['NodeUnschedulable', 'NodeResourcesFit', 'NodeAffinity']);
+    expect(fwk.pluginNames('score')).toEqual(['NodeAffinity']);
+  });
+
+  it.each([
+    [{ filter: { enabled: [{ name: 'Nope' }] } }, 'plugin "Nope" does not exist'],
+    [{ score: { enabled: [{ name: 'NodeName' }] } }, 'plugin "NodeName" does not extend score plugin'],
+    [{ bind: { disabled: [{ name: '*' }] } }, 'at least one bind plugin is required'],
+    [{ score: { enabled: [{ name: 'NodeAffinity', weight: -1 }] } }, 'invalid weight -1'],
+  ])('rejects %j', (plugins, message) => {
+    expect(() => new Framework({ schedulerName: 'x', plugins }, inTreeRegistry(), deps)).toThrow(message);
+  });
+
+  it('rejects a waiting pod when the Permit timeout passes', async () => {
+    const registry = registryWith('Slow', () => ({
+      name: 'Slow',
+      permit: () => ({ status: new Status(Code.Wait), timeoutMs: 20 }),
+    }) satisfies PermitPlugin);
+    const fwk = new Framework(
+      { schedulerName: 'x', plugins: { permit: { enabled: [{ name: 'Slow' }] } } },
+      registry,
+      deps,
+    );
+    const pod = makePod('p');
+    expect(fwk.runPermitPlugins(new CycleState(), pod, 'n').code).toBe(Code.Wait);
+    const result = await fwk.waitOnPermit(pod);
+    expect(result.code).toBe(Code.Unschedulable);
+    expect(result.message()).toBe('rejected due to timeout after waiting 0.02s at plugin Slow');
+    expect(fwk.getWaitingPod('uid-default-p')).toBeUndefined();
+  });
+
+  it('lets a plugin reject a waiting pod', async () => {
+    const registry = registryWith('Gate', () => ({
+      name: 'Gate',
+      permit: () => ({ status: new Status(Code.Wait), timeoutMs: 60_000 }),
+    }) satisfies PermitPlugin);
+    const fwk = new Framework({ schedulerName: 'x', plugins: { permit: { enabled: [{ name: 'Gate' }] } } }, registry, deps);
+    const pod = makePod('p');
+    fwk.runPermitPlugins(new CycleState(), pod, 'n');
+    const waiting = fwk.waitOnPermit(pod);
+    fwk.iterateOverWaitingPods((wp) => wp.reject('not today'));
+    expect((await waiting).message()).toBe('not today');
+  });
+
+  it('falls through binders that answer Skip', async () => {
+    const registry = registryWith('Skipper', () => ({
+      name: 'Skipper',
+      bind: async () => new Status(Code.Skip),
+    }));
+    const cluster = new MemoryCluster();
+    cluster.addPod(makePod('p'));
+    const fwk = new Framework(
+      { schedulerName: 'x', plugins: { bind: { disabled: [{ name: '*' }], enabled: [{ name: 'Skipper' }, { name: 'DefaultBinder' }] } } },
+      registry,
+      { client: cluster, nodeInfos: () => [] },
+    );
+    expect((await fwk.runBindPlugins(new CycleState(), makePod('p'), 'node-1')).isSuccess()).toBe(true);
+    expect(cluster.bindings).toEqual([{ pod: 'default/p', node: 'node-1' }]);
+  });
+});
