@@ -1,14 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { Node, Pod } from '@orch/api';
+import { EndpointsKind, EventKind, NodeKind, PodKind, type Node, type Pod } from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, ResourceClient, RestClient, type KubeObject } from '@orch/client';
+import { buildConfigFromFlags, clientFor, RestClient } from '@orch/client';
 import { daemonValidators, runDaemon } from '@orch/component-base';
 import { buildSchedulerConfig, orchSchedulerFlagSets, runScheduler, type SchedulerConfiguration } from '@orch/scheduler';
 
-const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
-const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
-const EVENTS = { group: '', version: 'v1', resource: 'events', namespaced: true };
-const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints', namespaced: true };
 
 async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -45,7 +41,7 @@ function pod(name: string, cpu: string, schedulerName?: string): Pod {
 describe('orch-scheduler against a real apiserver', () => {
   let api: TestAPIServer;
   let rest: RestClient;
-  let pods: ResourceClient<Pod & KubeObject>;
+  let pods: ReturnType<typeof clientFor<typeof PodKind>>;
   let signals: EventEmitter;
   let daemon: Promise<number>;
   const stderr: string[] = [];
@@ -53,9 +49,13 @@ describe('orch-scheduler against a real apiserver', () => {
   beforeAll(async () => {
     api = await startTestAPIServer({ admissionPlugins: [] });
     rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
-    pods = new ResourceClient(rest, PODS);
-    const nodes = new ResourceClient<Node & KubeObject>(rest, NODES);
-    for (const n of ['node-1', 'node-2', 'node-3']) await nodes.create(node(n) as Node & KubeObject);
+    pods = clientFor(rest, PodKind, { namespace: 'default' });
+    const nodes = clientFor(rest, NodeKind);
+    for (const n of ['node-1', 'node-2', 'node-3']) {
+      // Status is reset on create, as in Kubernetes; the node agent reports it through nodes/status.
+      const created = await nodes.create(node(n));
+      await nodes.updateStatus({ ...created, status: node(n).status });
+    }
     signals = new EventEmitter();
     daemon = runDaemon<SchedulerConfiguration>(
       {
@@ -74,6 +74,7 @@ describe('orch-scheduler against a real apiserver', () => {
           '--leader-elect-retry-period=200ms',
           '--leader-elect-renew-deadline=1s',
           '--leader-elect-lease-duration=2s',
+          '-v=4',
         ],
         stdout: { write: () => true },
         stderr: { write: (t: string) => stderr.push(t) },
@@ -84,16 +85,17 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   afterAll(async () => {
-    signals?.emit('SIGTERM');
+    if (process.env.SCHED_DEBUG) console.log(stderr.join(""));
+    signals?.emit("SIGTERM");
     await daemon;
     rest?.close();
     await api?.close();
   });
 
   it('takes the endpoints lock orch-system/orch-scheduler', async () => {
-    const endpoints = new ResourceClient(rest, ENDPOINTS);
+    const endpoints = clientFor(rest, EndpointsKind, { namespace: 'orch-system' });
     const lock = await until(
-      () => endpoints.get('orch-scheduler', 'orch-system').catch(() => undefined),
+      () => endpoints.get('orch-scheduler').catch(() => undefined),
       'the leader election lock',
     );
     const record = JSON.parse(lock.metadata?.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}');
@@ -101,9 +103,9 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   it('binds pods through pods/binding, spread by least allocation', async () => {
-    for (let i = 0; i < 6; i++) await pods.create(pod(`web-${i}`, '1') as Pod & KubeObject);
+    for (let i = 0; i < 6; i++) await pods.create(pod(`web-${i}`, '1'));
     const placed = await until(async () => {
-      const list = await pods.list('default');
+      const list = await pods.list();
       const web = list.items.filter((p) => p.metadata?.name?.startsWith('web-'));
       return web.every((p) => p.spec?.nodeName) ? web : undefined;
     }, 'six bound pods');
@@ -113,10 +115,10 @@ describe('orch-scheduler against a real apiserver', () => {
     expect([...perNode.values()]).toEqual([2, 2, 2]);
     for (const p of placed)
       expect(p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
-    const events = new ResourceClient<KubeObject>(rest, EVENTS);
+    const events = clientFor(rest, EventKind, { namespace: 'default' });
     const scheduled = await until(async () => {
-      const list = await events.list('default');
-      const found = list.items.find((e) => e.reason === 'Scheduled' && (e.involvedObject as { name: string }).name === 'web-0');
+      const list = await events.list();
+      const found = list.items.find((e) => e.reason === 'Scheduled' && e.involvedObject?.name === 'web-0');
       return found;
     }, 'a Scheduled event');
     expect(scheduled.message).toBe(`Successfully assigned default/web-0 to ${placed.find((p) => p.metadata?.name === 'web-0')!.spec!.nodeName}`);
@@ -124,9 +126,9 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   it('leaves a pod that fits nowhere Pending with PodScheduled=False and a FailedScheduling event', async () => {
-    await pods.create(pod('huge', '16') as Pod & KubeObject);
+    await pods.create(pod('huge', '16'));
     const condition = await until(async () => {
-      const p = await pods.get('huge', 'default');
+      const p = await pods.get('huge');
       return p.status?.conditions?.find((c) => c.type === 'PodScheduled');
     }, 'the PodScheduled condition');
     expect(condition).toMatchObject({
@@ -134,22 +136,22 @@ describe('orch-scheduler against a real apiserver', () => {
       reason: 'Unschedulable',
       message: '0/3 nodes are available: 3 Insufficient cpu.',
     });
-    const events = new ResourceClient<KubeObject>(rest, EVENTS);
+    const events = clientFor(rest, EventKind, { namespace: 'default' });
     const failed = await until(async () => {
-      const list = await events.list('default');
-      return list.items.find((e) => e.reason === 'FailedScheduling' && (e.involvedObject as { name: string }).name === 'huge');
+      const list = await events.list();
+      return list.items.find((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'huge');
     }, 'a FailedScheduling event');
     expect(failed.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
     expect(failed.type).toBe('Warning');
-    expect((await pods.get('huge', 'default')).spec?.nodeName).toBeUndefined();
+    expect((await pods.get('huge')).spec?.nodeName).toBeUndefined();
   });
 
   it('ignores pods of another scheduler', async () => {
-    await pods.create(pod('foreign', '100m', 'my-scheduler') as Pod & KubeObject);
-    await pods.create(pod('marker', '100m') as Pod & KubeObject);
-    await until(async () => (await pods.get('marker', 'default')).spec?.nodeName, 'the marker pod bound');
+    await pods.create(pod('foreign', '100m', 'my-scheduler'));
+    await pods.create(pod('marker', '100m'));
+    await until(async () => (await pods.get('marker')).spec?.nodeName, 'the marker pod bound');
     await new Promise((r) => setTimeout(r, 300));
-    const foreign = await pods.get('foreign', 'default');
+    const foreign = await pods.get('foreign');
     expect(foreign.spec?.nodeName).toBeUndefined();
     expect(foreign.status?.conditions ?? []).toEqual([]);
   });

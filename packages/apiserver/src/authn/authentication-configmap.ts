@@ -33,9 +33,15 @@ export function authenticationConfigMapData(info: AuthenticationInfo): Record<st
   if (info.requestHeaderCA) {
     data['requestheader-client-ca-file'] = info.requestHeaderCA;
     data['requestheader-allowed-names'] = JSON.stringify(info.requestHeaderAllowedNames ?? []);
-    data['requestheader-username-headers'] = JSON.stringify(info.requestHeaderUsernameHeaders ?? ['X-Remote-User']);
-    data['requestheader-group-headers'] = JSON.stringify(info.requestHeaderGroupHeaders ?? ['X-Remote-Group']);
-    data['requestheader-extra-headers-prefix'] = JSON.stringify(info.requestHeaderExtraHeaderPrefixes ?? ['X-Remote-Extra-']);
+    data['requestheader-username-headers'] = JSON.stringify(
+      info.requestHeaderUsernameHeaders ?? ['X-Remote-User'],
+    );
+    data['requestheader-group-headers'] = JSON.stringify(
+      info.requestHeaderGroupHeaders ?? ['X-Remote-Group'],
+    );
+    data['requestheader-extra-headers-prefix'] = JSON.stringify(
+      info.requestHeaderExtraHeaderPrefixes ?? ['X-Remote-Extra-'],
+    );
   }
   return data;
 }
@@ -53,7 +59,12 @@ async function writeConfigMap(store: GenericStore, data: Record<string, string>)
       try {
         await store.create(
           scope,
-          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: authenticationConfigMapName, namespace: authenticationConfigMapNamespace }, data },
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: authenticationConfigMapName, namespace: authenticationConfigMapNamespace },
+            data,
+          },
           writeOptions(),
         );
         return;
@@ -99,7 +110,14 @@ export async function publishAuthenticationConfigMap(
     apiVersion: rbacAPIVersion,
     kind: 'Role',
     metadata: meta(authenticationReaderRole),
-    rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: [authenticationConfigMapName] }],
+    rules: [
+      {
+        verbs: ['get', 'list', 'watch'],
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: [authenticationConfigMapName],
+      },
+    ],
   });
   const readers = info.readers ?? ['system:orch-controller-manager', 'system:orch-scheduler'];
   await ensureBinding(stores.roleBindings, authenticationConfigMapNamespace, {

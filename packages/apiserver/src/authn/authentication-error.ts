@@ -6,7 +6,15 @@ import { StatusError } from '../errors/status-error';
  */
 export class AuthenticationError extends StatusError {
   constructor(readonly detail: string) {
-    super({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    super({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    });
   }
 
   /** Several failures as one, formatted like Kubernetes' error aggregate (`[a, b]`). */

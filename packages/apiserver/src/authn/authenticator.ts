@@ -35,7 +35,9 @@ export class UnionAuthenticator implements Authenticator {
         const user = await a.authenticate(req);
         if (user) return withAuthenticatedGroup(user);
       } catch (e) {
-        failures.push(e instanceof AuthenticationError ? e : new AuthenticationError(authenticationDetail(e)));
+        failures.push(
+          e instanceof AuthenticationError ? e : new AuthenticationError(authenticationDetail(e)),
+        );
       }
     }
     if (failures.length) throw AuthenticationError.aggregate(failures);

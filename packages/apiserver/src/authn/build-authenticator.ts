@@ -31,7 +31,9 @@ export function buildAuthenticator(options: AuthenticationOptions): BuiltAuthent
   const issuers = [...(options.serviceAccountIssuers ?? [])];
   const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : issuers)];
   const tokens = new BearerTokenAuthenticator([
-    ...(options.tokenAuthFile ? [StaticTokenAuthenticator.fromFile(options.tokenAuthFile, apiAudiences)] : []),
+    ...(options.tokenAuthFile
+      ? [StaticTokenAuthenticator.fromFile(options.tokenAuthFile, apiAudiences)]
+      : []),
     ...(options.serviceAccountKeyFiles?.length
       ? [ServiceAccountTokenAuthenticator.fromFiles(options.serviceAccountKeyFiles, issuers, apiAudiences)]
       : []),

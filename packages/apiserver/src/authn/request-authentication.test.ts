@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSigningKey } from '@orch/component-base';
-import { call, issueTestCertificate, startSecuredServer, type SecuredServer } from '../reviews/access-test-support';
+import {
+  call,
+  issueTestCertificate,
+  startSecuredServer,
+  type SecuredServer,
+} from '../reviews/access-test-support';
 import type { UserInfo } from './authenticator';
 import { signServiceAccountToken } from './service-account-token';
 
@@ -17,7 +22,9 @@ describe('request authentication', () => {
   const seen: UserInfo[] = [];
 
   /** The user the server saw for one request (the authorizer records it and allows everything). */
-  async function whoAmI(options: Parameters<typeof call>[2] = {}): Promise<{ status: number; user?: UserInfo; body: unknown }> {
+  async function whoAmI(
+    options: Parameters<typeof call>[2] = {},
+  ): Promise<{ status: number; user?: UserInfo; body: unknown }> {
     seen.length = 0;
     const r = await call(s, '/api/v1/namespaces/default/configmaps', options);
     return { status: r.status, body: r.body, ...(seen[0] ? { user: seen[0] } : {}) };
@@ -59,12 +66,30 @@ describe('request authentication', () => {
   });
 
   it('refuses a presented certificate that does not verify, unless another credential authenticates', async () => {
-    const mallory = issueTestCertificate({ commonName: 'mallory', organizations: ['system:masters'] }, otherCA);
+    const mallory = issueTestCertificate(
+      { commonName: 'mallory', organizations: ['system:masters'] },
+      otherCA,
+    );
     const untrusted = await whoAmI({ clientCertificate: mallory });
     expect(untrusted.status).toBe(401);
-    expect(untrusted.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    expect(untrusted.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    });
     expect(untrusted.user).toBeUndefined();
-    const expired = issueTestCertificate({ commonName: 'old', notBefore: new Date(Date.now() - 48 * 3600_000), notAfter: new Date(Date.now() - 3600_000) }, ca);
+    const expired = issueTestCertificate(
+      {
+        commonName: 'old',
+        notBefore: new Date(Date.now() - 48 * 3600_000),
+        notAfter: new Date(Date.now() - 3600_000),
+      },
+      ca,
+    );
     expect((await whoAmI({ clientCertificate: expired })).status).toBe(401);
     const serverOnly = issueTestCertificate({ commonName: 'web', extKeyUsage: ['serverAuth'] }, ca);
     expect((await whoAmI({ clientCertificate: serverOnly })).status).toBe(401);
@@ -73,21 +98,35 @@ describe('request authentication', () => {
   });
 
   it('authenticates static tokens and refuses unknown bearer tokens', async () => {
-    expect((await whoAmI({ token: 'jane-token' })).user).toEqual({ username: 'jane', uid: 'jane-uid', groups: ['dev', 'qa', 'system:authenticated'] });
+    expect((await whoAmI({ token: 'jane-token' })).user).toEqual({
+      username: 'jane',
+      uid: 'jane-uid',
+      groups: ['dev', 'qa', 'system:authenticated'],
+    });
     const bad = await whoAmI({ token: 'nope' });
     expect(bad.status).toBe(401);
     expect(bad.user).toBeUndefined();
   });
 
   it('authenticates service-account tokens signed with the configured key and issuer', async () => {
-    const sa = { namespace: 'default', name: 'robot', uid: 'robot-uid', audiences: [issuer], expirationSeconds: 3600 };
+    const sa = {
+      namespace: 'default',
+      name: 'robot',
+      uid: 'robot-uid',
+      audiences: [issuer],
+      expirationSeconds: 3600,
+    };
     const good = await signServiceAccountToken(signing.privateKey, issuer, sa);
     expect((await whoAmI({ token: good.token })).user).toMatchObject({
       username: 'system:serviceaccount:default:robot',
       uid: 'robot-uid',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     });
-    const expired = await signServiceAccountToken(signing.privateKey, issuer, { ...sa, expirationSeconds: 600, now: new Date(Date.now() - 7200_000) });
+    const expired = await signServiceAccountToken(signing.privateKey, issuer, {
+      ...sa,
+      expirationSeconds: 600,
+      now: new Date(Date.now() - 7200_000),
+    });
     expect((await whoAmI({ token: expired.token })).status).toBe(401);
     const wrongIssuer = await signServiceAccountToken(signing.privateKey, 'https://other', sa);
     expect((await whoAmI({ token: wrongIssuer.token })).status).toBe(401);
@@ -96,7 +135,10 @@ describe('request authentication', () => {
   });
 
   it('treats a request without credentials as anonymous, or refuses it without --anonymous-auth', async () => {
-    expect((await whoAmI()).user).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    expect((await whoAmI()).user).toEqual({
+      username: 'system:anonymous',
+      groups: ['system:unauthenticated'],
+    });
     s.server.config.anonymousAuth = false;
     try {
       const r = await whoAmI();

@@ -18,7 +18,11 @@ const keyPair = () =>
   });
 const key = keyPair();
 const otherKey = keyPair();
-const authenticator = new ServiceAccountTokenAuthenticator({ issuers: [issuer], keys: parsePublicKeys(key.publicKey), apiAudiences: [issuer] });
+const authenticator = new ServiceAccountTokenAuthenticator({
+  issuers: [issuer],
+  keys: parsePublicKeys(key.publicKey),
+  apiAudiences: [issuer],
+});
 const account = { namespace: 'team-a', name: 'builder', uid: 'sa-uid' };
 
 async function detail(p: Promise<unknown>): Promise<string> {
@@ -48,7 +52,10 @@ describe('service-account tokens', () => {
       username: 'system:serviceaccount:team-a:builder',
       uid: 'sa-uid',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:team-a'],
-      extra: { 'authentication.kubernetes.io/pod-name': ['web-0'], 'authentication.kubernetes.io/pod-uid': ['pod-uid'] },
+      extra: {
+        'authentication.kubernetes.io/pod-name': ['web-0'],
+        'authentication.kubernetes.io/pod-uid': ['pod-uid'],
+      },
     });
     const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
     expect(header).toMatchObject({ alg: 'RS256' });
@@ -56,7 +63,10 @@ describe('service-account tokens', () => {
   });
 
   it('authenticates a legacy secret-based token', async () => {
-    const token = await signLegacyServiceAccountToken(key.privateKey, { ...account, secretName: 'builder-token-x' });
+    const token = await signLegacyServiceAccountToken(key.privateKey, {
+      ...account,
+      secretName: 'builder-token-x',
+    });
     const result = await authenticator.authenticateToken(token);
     expect(result!.user.username).toBe('system:serviceaccount:team-a:builder');
     expect(result!.audiences).toEqual([issuer]);
@@ -69,10 +79,22 @@ describe('service-account tokens', () => {
       expirationSeconds: 600,
       now: new Date(Date.now() - 3600_000),
     });
-    expect(await detail(authenticator.authenticateToken(expired.token))).toBe('service account token has expired');
-    const forged = await signServiceAccountToken(otherKey.privateKey, issuer, { ...account, audiences: [issuer], expirationSeconds: 600 });
-    expect(await detail(authenticator.authenticateToken(forged.token))).toBe('service account token could not be verified: invalid signature');
-    const vault = await signServiceAccountToken(key.privateKey, issuer, { ...account, audiences: ['vault'], expirationSeconds: 600 });
+    expect(await detail(authenticator.authenticateToken(expired.token))).toBe(
+      'service account token has expired',
+    );
+    const forged = await signServiceAccountToken(otherKey.privateKey, issuer, {
+      ...account,
+      audiences: [issuer],
+      expirationSeconds: 600,
+    });
+    expect(await detail(authenticator.authenticateToken(forged.token))).toBe(
+      'service account token could not be verified: invalid signature',
+    );
+    const vault = await signServiceAccountToken(key.privateKey, issuer, {
+      ...account,
+      audiences: ['vault'],
+      expirationSeconds: 600,
+    });
     expect(await detail(authenticator.authenticateToken(vault.token))).toBe(
       'token audiences ["vault"] is invalid for the target audiences ["https://orch.example.com"]',
     );
@@ -80,7 +102,11 @@ describe('service-account tokens', () => {
   });
 
   it('leaves tokens of other issuers and non-JWT tokens to other authenticators', async () => {
-    const foreign = await signServiceAccountToken(key.privateKey, 'https://elsewhere', { ...account, audiences: [issuer], expirationSeconds: 600 });
+    const foreign = await signServiceAccountToken(key.privateKey, 'https://elsewhere', {
+      ...account,
+      audiences: [issuer],
+      expirationSeconds: 600,
+    });
     expect(await authenticator.authenticateToken(foreign.token)).toBeUndefined();
     expect(await authenticator.authenticateToken('not-a-jwt')).toBeUndefined();
     const bearer = new BearerTokenAuthenticator([authenticator]);
@@ -96,7 +122,11 @@ describe('static token file', () => {
       ['t"3', 'carol', 'u3', ''],
     ]);
     const tokens = new StaticTokenAuthenticator('t1,alice,u1,"a,b"\n,nobody,u0\nt2,bob,u2\n');
-    expect((await tokens.authenticateToken('t1'))!.user).toEqual({ username: 'alice', uid: 'u1', groups: ['a', 'b'] });
+    expect((await tokens.authenticateToken('t1'))!.user).toEqual({
+      username: 'alice',
+      uid: 'u1',
+      groups: ['a', 'b'],
+    });
     expect((await tokens.authenticateToken('t2'))!.user).toEqual({ username: 'bob', uid: 'u2', groups: [] });
     expect(await tokens.authenticateToken('')).toBeUndefined();
     expect(await tokens.authenticateToken('t3')).toBeUndefined();

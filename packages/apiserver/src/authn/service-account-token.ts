@@ -1,6 +1,13 @@
 import { createHash, createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+} from 'jose';
 import { AuthenticationError } from './authentication-error';
 import type { UserInfo } from './authenticator';
 import { intersectAudiences, type TokenAuthenticator, type TokenResult } from './token-authenticator';
@@ -38,7 +45,12 @@ export function serviceAccountUsername(namespace: string, name: string): string 
 }
 
 /** The user a service account authenticates as. */
-export function serviceAccountUser(namespace: string, name: string, uid: string, extra?: Record<string, string[]>): UserInfo {
+export function serviceAccountUser(
+  namespace: string,
+  name: string,
+  uid: string,
+  extra?: Record<string, string[]>,
+): UserInfo {
   const user: UserInfo = {
     username: serviceAccountUsername(namespace, name),
     uid,
@@ -51,13 +63,17 @@ export function serviceAccountUser(namespace: string, name: string, uid: string,
 /** Every key of the PEM blocks of a key file; private keys count for their public half. */
 export function parsePublicKeys(pem: string): KeyObject[] {
   const blocks = pem.match(/-----BEGIN ([A-Z ]+)-----[\s\S]+?-----END \1-----/g) ?? [];
-  return blocks.map((b) => (/PRIVATE KEY/.test(b.split('\n')[0]!) ? createPublicKey(createPrivateKey(b)) : createPublicKey(b)));
+  return blocks.map((b) =>
+    /PRIVATE KEY/.test(b.split('\n')[0]!) ? createPublicKey(createPrivateKey(b)) : createPublicKey(b),
+  );
 }
 
 /** The key id Kubernetes puts in a token header: unpadded base64url of the SHA-256 of the public key's DER. */
 export function keyID(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 function algorithmFor(key: KeyObject): string {
@@ -92,7 +108,11 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     this.now = options.now ?? (() => new Date());
   }
 
-  static fromFiles(keyFiles: readonly string[], issuers: readonly string[], apiAudiences: readonly string[]): ServiceAccountTokenAuthenticator {
+  static fromFiles(
+    keyFiles: readonly string[],
+    issuers: readonly string[],
+    apiAudiences: readonly string[],
+  ): ServiceAccountTokenAuthenticator {
     const keys = keyFiles.flatMap((f) => parsePublicKeys(readFileSync(f, 'utf8')));
     return new ServiceAccountTokenAuthenticator({ issuers, keys, apiAudiences, acceptLegacy: true });
   }
@@ -106,14 +126,18 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
       return undefined;
     }
     const legacy = claims.iss === legacyServiceAccountIssuer;
-    if (legacy ? this.options.acceptLegacy === false : !this.options.issuers.includes(String(claims.iss))) return undefined;
+    if (legacy ? this.options.acceptLegacy === false : !this.options.issuers.includes(String(claims.iss)))
+      return undefined;
     const verified = await this.verifySignature(token);
     const user = legacy ? this.legacyUser(verified) : this.boundUser(verified);
-    const tokenAudiences = legacy || verified.aud === undefined ? [...this.options.apiAudiences] : [verified.aud].flat();
+    const tokenAudiences =
+      legacy || verified.aud === undefined ? [...this.options.apiAudiences] : [verified.aud].flat();
     const wanted = audiences ?? [...this.options.apiAudiences];
     const valid = intersectAudiences(tokenAudiences, wanted);
     if (!valid.length && this.options.apiAudiences.length) {
-      throw new AuthenticationError(`token audiences ${goQuoted(tokenAudiences)} is invalid for the target audiences ${goQuoted(wanted)}`);
+      throw new AuthenticationError(
+        `token audiences ${goQuoted(tokenAudiences)} is invalid for the target audiences ${goQuoted(wanted)}`,
+      );
     }
     return { user, audiences: valid };
   }
@@ -122,17 +146,24 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     let lastError: unknown;
     for (const key of this.options.keys) {
       try {
-        const { payload } = await jwtVerify(token, key, { clockTolerance: leewaySeconds, currentDate: this.now() });
+        const { payload } = await jwtVerify(token, key, {
+          clockTolerance: leewaySeconds,
+          currentDate: this.now(),
+        });
         return payload;
       } catch (e) {
-        if (e instanceof joseErrors.JWTExpired) throw new AuthenticationError('service account token has expired');
+        if (e instanceof joseErrors.JWTExpired)
+          throw new AuthenticationError('service account token has expired');
         if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === 'nbf') {
           throw new AuthenticationError('service account token is not valid yet');
         }
         lastError = e;
       }
     }
-    const why = lastError instanceof joseErrors.JWSSignatureVerificationFailed || !lastError ? 'invalid signature' : String((lastError as Error).message);
+    const why =
+      lastError instanceof joseErrors.JWSSignatureVerificationFailed || !lastError
+        ? 'invalid signature'
+        : String((lastError as Error).message);
     throw new AuthenticationError(`service account token could not be verified: ${why}`);
   }
 
@@ -145,7 +176,8 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (!get(legacyClaim.secretName)) throw new AuthenticationError('secretName claim is missing');
     if (!name) throw new AuthenticationError('serviceAccountName claim is missing');
     if (!uid) throw new AuthenticationError('serviceAccountUID claim is missing');
-    if (claims.sub !== serviceAccountUsername(namespace, name)) throw new AuthenticationError('sub claim is invalid');
+    if (claims.sub !== serviceAccountUsername(namespace, name))
+      throw new AuthenticationError('sub claim is invalid');
     return serviceAccountUser(namespace, name, uid);
   }
 
@@ -154,8 +186,10 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     const bound = (claims['kubernetes.io'] ?? {}) as BoundClaims;
     const namespace = bound.namespace ?? '';
     const name = bound.serviceaccount?.name ?? '';
-    if (!namespace || !name) throw new AuthenticationError('service account token claims could not be validated');
-    if (claims.sub !== serviceAccountUsername(namespace, name)) throw new AuthenticationError('sub claim is invalid');
+    if (!namespace || !name)
+      throw new AuthenticationError('service account token claims could not be validated');
+    if (claims.sub !== serviceAccountUsername(namespace, name))
+      throw new AuthenticationError('sub claim is invalid');
     const extra: Record<string, string[]> = {};
     if (bound.pod?.name) extra[serviceAccountExtra.podName] = [bound.pod.name];
     if (bound.pod?.uid) extra[serviceAccountExtra.podUID] = [bound.pod.uid];
@@ -195,9 +229,14 @@ export async function signServiceAccountToken(
   const now = request.now ?? new Date();
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + request.expirationSeconds;
-  const bound: BoundClaims = { namespace: request.namespace, serviceaccount: { name: request.name, uid: request.uid } };
-  if (request.boundObject?.kind === 'Pod') bound.pod = { name: request.boundObject.name, uid: request.boundObject.uid };
-  if (request.boundObject?.kind === 'Secret') bound.secret = { name: request.boundObject.name, uid: request.boundObject.uid };
+  const bound: BoundClaims = {
+    namespace: request.namespace,
+    serviceaccount: { name: request.name, uid: request.uid },
+  };
+  if (request.boundObject?.kind === 'Pod')
+    bound.pod = { name: request.boundObject.name, uid: request.boundObject.uid };
+  if (request.boundObject?.kind === 'Secret')
+    bound.secret = { name: request.boundObject.name, uid: request.boundObject.uid };
   const token = await new SignJWT({ 'kubernetes.io': bound as Record<string, unknown> })
     .setProtectedHeader({ alg: algorithmFor(key), kid: keyID(key) })
     .setIssuer(issuer)

@@ -61,7 +61,9 @@ export class StaticTokenAuthenticator implements TokenAuthenticator {
   ) {
     for (const record of parseCSV(csv)) {
       if (record.length < 3) {
-        throw new Error(`token file '${source}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+        throw new Error(
+          `token file '${source}' must have at least 3 columns (token, user name, user uid), found ${record.length}`,
+        );
       }
       const [token, username, uid, groups] = record as [string, string, string, string | undefined];
       if (!token) continue;
@@ -77,7 +79,8 @@ export class StaticTokenAuthenticator implements TokenAuthenticator {
     const user = this.users.get(token);
     if (!user) return undefined;
     // the tokens know no audience: they are valid for the server's own audiences only
-    if (!audiences || !this.implicitAudiences.length) return { user: structuredClone(user), audiences: [...this.implicitAudiences] };
+    if (!audiences || !this.implicitAudiences.length)
+      return { user: structuredClone(user), audiences: [...this.implicitAudiences] };
     const valid = intersectAudiences(this.implicitAudiences, audiences);
     return valid.length ? { user: structuredClone(user), audiences: valid } : undefined;
   }

@@ -52,7 +52,9 @@ export class BearerTokenAuthenticator implements Authenticator, TokenAuthenticat
         const result = await t.authenticateToken(token, audiences);
         if (result) return result;
       } catch (e) {
-        failures.push(e instanceof AuthenticationError ? e : new AuthenticationError(authenticationDetail(e)));
+        failures.push(
+          e instanceof AuthenticationError ? e : new AuthenticationError(authenticationDetail(e)),
+        );
       }
     }
     if (failures.length) throw AuthenticationError.aggregate(failures);

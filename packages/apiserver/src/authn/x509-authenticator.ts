@@ -29,13 +29,17 @@ function peerChain(socket: TLSSocket): X509Certificate[] {
 
 /** Subject attributes of a certificate: every value of each attribute (a subject may name several O). */
 function subjectValues(cert: X509Certificate, attribute: string): string[] {
-  const v = (cert.toLegacyObject().subject as unknown as Record<string, string | string[] | undefined>)[attribute];
+  const v = (cert.toLegacyObject().subject as unknown as Record<string, string | string[] | undefined>)[
+    attribute
+  ];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
 function usableForClientAuth(cert: X509Certificate): boolean {
   const usages = cert.keyUsage as string[] | undefined;
-  return !usages || usages.length === 0 || usages.includes(clientAuthUsage) || usages.includes(anyExtendedKeyUsage);
+  return (
+    !usages || usages.length === 0 || usages.includes(clientAuthUsage) || usages.includes(anyExtendedKeyUsage)
+  );
 }
 
 function timeText(d: Date): string {
@@ -65,7 +69,10 @@ export class X509Authenticator implements Authenticator {
     const leaf = chain[0];
     if (!leaf) return undefined;
     const problem = this.verify(leaf, chain.slice(1));
-    if (problem) throw new AuthenticationError(`verifying certificate SN=${BigInt(`0x${leaf.serialNumber}`)} failed: x509: ${problem}`);
+    if (problem)
+      throw new AuthenticationError(
+        `verifying certificate SN=${BigInt(`0x${leaf.serialNumber}`)} failed: x509: ${problem}`,
+      );
     const commonName = subjectValues(leaf, 'CN')[0];
     if (!commonName) return undefined;
     return { username: commonName, groups: subjectValues(leaf, 'O') };
@@ -79,15 +86,21 @@ export class X509Authenticator implements Authenticator {
     for (const cert of path) {
       const from = new Date(cert.validFrom);
       const to = new Date(cert.validTo);
-      if (now < from) return `certificate has expired or is not yet valid: current time ${timeText(now)} is before ${timeText(from)}`;
-      if (now > to) return `certificate has expired or is not yet valid: current time ${timeText(now)} is after ${timeText(to)}`;
+      if (now < from)
+        return `certificate has expired or is not yet valid: current time ${timeText(now)} is before ${timeText(from)}`;
+      if (now > to)
+        return `certificate has expired or is not yet valid: current time ${timeText(now)} is after ${timeText(to)}`;
     }
     if (!path.every(usableForClientAuth)) return 'certificate specifies an incompatible key usage';
     return undefined;
   }
 
   /** `cert` and the certificates above it up to a trusted root, or undefined when there is no such path. */
-  private pathToRoot(cert: X509Certificate, intermediates: X509Certificate[], depth: number): X509Certificate[] | undefined {
+  private pathToRoot(
+    cert: X509Certificate,
+    intermediates: X509Certificate[],
+    depth: number,
+  ): X509Certificate[] | undefined {
     if (depth > maxChainLength) return undefined;
     if (this.roots.some((r) => r.fingerprint256 === cert.fingerprint256)) return [cert];
     for (const root of this.roots) {

@@ -24,8 +24,12 @@ describe('--authorization-mode', () => {
 
   it('rejects unknown, unsupported, repeated and empty modes naming the flag', () => {
     expect(() => parseAuthorizationModes('RBAC,Foo')).toThrow('authorization-mode "Foo" is not a valid mode');
-    expect(() => parseAuthorizationModes('RBAC,RBAC')).toThrow('authorization-mode "RBAC" has mode specified more than once');
-    expect(() => parseAuthorizationModes('ABAC')).toThrow('authorization-mode "ABAC" is not supported by orch-apiserver');
+    expect(() => parseAuthorizationModes('RBAC,RBAC')).toThrow(
+      'authorization-mode "RBAC" has mode specified more than once',
+    );
+    expect(() => parseAuthorizationModes('ABAC')).toThrow(
+      'authorization-mode "ABAC" is not supported by orch-apiserver',
+    );
     expect(() => parseAuthorizationModes('')).toThrow('at least one authorization-mode must be passed');
   });
 
@@ -36,7 +40,9 @@ describe('--authorization-mode', () => {
     expect(forbiddenMessage(attrs(), result.reason)).toBe(
       'pods "web" is forbidden: User "jane" cannot create resource "pods/binding" in API group "" in the namespace "default": Everything is forbidden.',
     );
-    const masters = await authorizer.authorize(attrs({ user: { username: 'root', groups: ['system:masters'] } }));
+    const masters = await authorizer.authorize(
+      attrs({ user: { username: 'root', groups: ['system:masters'] } }),
+    );
     expect(masters.decision).toBe('Allow');
   });
 
@@ -51,6 +57,8 @@ describe('--authorization-mode', () => {
   });
 
   it('RBAC needs the RBAC stores', async () => {
-    await expect(buildAuthorizer(['RBAC'])).rejects.toThrow('authorization-mode "RBAC" needs the RBAC stores');
+    await expect(buildAuthorizer(['RBAC'])).rejects.toThrow(
+      'authorization-mode "RBAC" needs the RBAC stores',
+    );
   });
 });

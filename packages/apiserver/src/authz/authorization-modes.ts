@@ -1,4 +1,12 @@
-import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer, PrivilegedGroupsAuthorizer, UnionAuthorizer, type AuthorizationResult, type Authorizer, type RulesResult } from './authorizer';
+import {
+  AlwaysAllowAuthorizer,
+  AlwaysDenyAuthorizer,
+  PrivilegedGroupsAuthorizer,
+  UnionAuthorizer,
+  type AuthorizationResult,
+  type Authorizer,
+  type RulesResult,
+} from './authorizer';
 import { PolicyCache } from './policy-cache';
 import { RBACAuthorizer } from './rbac-authorizer';
 import type { RBACStores } from './rbac-objects';
@@ -11,12 +19,16 @@ const supportedModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny
 
 /** Parses `--authorization-mode` (a comma-separated, ordered list) with kube-apiserver's checks. */
 export function parseAuthorizationModes(value: string | readonly string[]): AuthorizationMode[] {
-  const items = (typeof value === 'string' ? value.split(',') : value.flatMap((v) => v.split(','))).map((m) => m.trim()).filter(Boolean);
+  const items = (typeof value === 'string' ? value.split(',') : value.flatMap((v) => v.split(',')))
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (!items.length) throw new Error('at least one authorization-mode must be passed');
   const seen = new Set<string>();
   for (const m of items) {
-    if (!(authorizationModes as readonly string[]).includes(m)) throw new Error(`authorization-mode "${m}" is not a valid mode`);
-    if (!supportedModes.includes(m as AuthorizationMode)) throw new Error(`authorization-mode "${m}" is not supported by orch-apiserver`);
+    if (!(authorizationModes as readonly string[]).includes(m))
+      throw new Error(`authorization-mode "${m}" is not a valid mode`);
+    if (!supportedModes.includes(m as AuthorizationMode))
+      throw new Error(`authorization-mode "${m}" is not supported by orch-apiserver`);
     if (seen.has(m)) throw new Error(`authorization-mode "${m}" has mode specified more than once`);
     seen.add(m);
   }
@@ -49,7 +61,10 @@ export interface BuiltAuthorizer {
  * kube-apiserver builds it). RBAC needs the stores of the four RBAC kinds; its cache is filled
  * before this returns.
  */
-export async function buildAuthorizer(modes: readonly AuthorizationMode[], stores?: RBACStores): Promise<BuiltAuthorizer> {
+export async function buildAuthorizer(
+  modes: readonly AuthorizationMode[],
+  stores?: RBACStores,
+): Promise<BuiltAuthorizer> {
   const chain: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   let policy: PolicyCache | undefined;
   for (const mode of modes) {
@@ -73,5 +88,9 @@ export async function buildAuthorizer(modes: readonly AuthorizationMode[], store
         throw new Error(`authorization-mode "${mode}" is not supported by orch-apiserver`);
     }
   }
-  return { authorizer: new UnionAuthorizer(chain), ...(policy ? { policy } : {}), close: () => policy?.stop() };
+  return {
+    authorizer: new UnionAuthorizer(chain),
+    ...(policy ? { policy } : {}),
+    close: () => policy?.stop(),
+  };
 }

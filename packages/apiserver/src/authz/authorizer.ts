@@ -87,7 +87,9 @@ export class PrivilegedGroupsAuthorizer implements Authorizer {
   constructor(private readonly groups: readonly string[] = ['system:masters']) {}
 
   async authorize(a: AuthorizationAttributes): Promise<AuthorizationResult> {
-    return a.user.groups.some((g) => this.groups.includes(g)) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' };
+    return a.user.groups.some((g) => this.groups.includes(g))
+      ? { decision: 'Allow', reason: '' }
+      : { decision: 'NoOpinion', reason: '' };
   }
 }
 

@@ -3,12 +3,24 @@ import { StatusError } from '../errors/status-error';
 import type { GenericStore, RequestScope } from '../registry/generic-store';
 import { clone, jsonEqual, type ApiObject } from '../registry/object';
 import { autoupdateAnnotation, bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-roles';
-import { rbacAPIVersion, type BindingObject, type PolicyRule, type RBACStores, type RoleObject, type Subject } from './rbac-objects';
+import {
+  rbacAPIVersion,
+  type BindingObject,
+  type PolicyRule,
+  type RBACStores,
+  type RoleObject,
+  type Subject,
+} from './rbac-objects';
 
 const writeOptions = () => ({ fieldValidation: 'Ignore' as const, warnings: [] });
 
 function scope(namespace: string): RequestScope {
-  return { namespace, apiVersion: rbacAPIVersion, dryRun: false, user: { username: 'system:apiserver', groups: ['system:masters'] } };
+  return {
+    namespace,
+    apiVersion: rbacAPIVersion,
+    dryRun: false,
+    user: { username: 'system:apiserver', groups: ['system:masters'] },
+  };
 }
 
 /** Labels and annotations of `wanted` added to `target` (existing values kept, as Kubernetes' reconciliation merges them). */
@@ -26,7 +38,8 @@ function reconcileRole(current: RoleObject, wanted: RoleObject): RoleObject {
   out.rules = rules;
   if (wanted.aggregationRule) {
     const selectors = [...(out.aggregationRule?.clusterRoleSelectors ?? [])];
-    for (const s of wanted.aggregationRule.clusterRoleSelectors ?? []) if (!selectors.some((x) => jsonEqual(x, s))) selectors.push(s);
+    for (const s of wanted.aggregationRule.clusterRoleSelectors ?? [])
+      if (!selectors.some((x) => jsonEqual(x, s))) selectors.push(s);
     out.aggregationRule = { clusterRoleSelectors: selectors };
   }
   return out;
@@ -36,7 +49,13 @@ function reconcileBinding(current: BindingObject, wanted: BindingObject): Bindin
   const out = clone(current);
   mergeMeta(out, wanted);
   const subjects: Subject[] = [...(out.subjects ?? [])];
-  for (const s of wanted.subjects ?? []) if (!subjects.some((x) => x.kind === s.kind && x.name === s.name && (x.namespace ?? '') === (s.namespace ?? ''))) subjects.push(s);
+  for (const s of wanted.subjects ?? [])
+    if (
+      !subjects.some(
+        (x) => x.kind === s.kind && x.name === s.name && (x.namespace ?? '') === (s.namespace ?? ''),
+      )
+    )
+      subjects.push(s);
   out.subjects = subjects;
   return out;
 }
@@ -85,12 +104,20 @@ export async function ensureObject<T extends RoleObject | BindingObject>(
 }
 
 /** Ensures a (cluster) role: created when missing, missing rules added. */
-export function ensureRole(store: GenericStore, namespace: string, role: RoleObject): Promise<'created' | 'updated' | 'unchanged'> {
+export function ensureRole(
+  store: GenericStore,
+  namespace: string,
+  role: RoleObject,
+): Promise<'created' | 'updated' | 'unchanged'> {
   return ensureObject(store, namespace, role, reconcileRole);
 }
 
 /** Ensures a (cluster) role binding: created when missing, missing subjects added. */
-export function ensureBinding(store: GenericStore, namespace: string, binding: BindingObject): Promise<'created' | 'updated' | 'unchanged'> {
+export function ensureBinding(
+  store: GenericStore,
+  namespace: string,
+  binding: BindingObject,
+): Promise<'created' | 'updated' | 'unchanged'> {
   return ensureObject(store, namespace, binding, reconcileBinding);
 }
 

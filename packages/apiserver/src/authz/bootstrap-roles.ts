@@ -10,7 +10,12 @@ export const write = ['create', 'delete', 'deletecollection', 'patch', 'update']
 const readWrite = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 /** A resource rule. */
-export function rule(verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule {
+export function rule(
+  verbs: string[],
+  apiGroups: string[],
+  resources: string[],
+  resourceNames?: string[],
+): PolicyRule {
   return { verbs, apiGroups, resources, ...(resourceNames ? { resourceNames } : {}) };
 }
 
@@ -19,11 +24,20 @@ export function urlRule(verbs: string[], nonResourceURLs: string[]): PolicyRule 
   return { verbs, nonResourceURLs };
 }
 
-function clusterRole(name: string, rules: PolicyRule[], extra: Partial<RoleObject> = {}, labels: Record<string, string> = {}): RoleObject {
+function clusterRole(
+  name: string,
+  rules: PolicyRule[],
+  extra: Partial<RoleObject> = {},
+  labels: Record<string, string> = {},
+): RoleObject {
   return {
     apiVersion: rbacAPIVersion,
     kind: 'ClusterRole',
-    metadata: { name, labels: { [bootstrappingLabel]: 'rbac-defaults', ...labels }, annotations: { [autoupdateAnnotation]: 'true' } },
+    metadata: {
+      name,
+      labels: { [bootstrappingLabel]: 'rbac-defaults', ...labels },
+      annotations: { [autoupdateAnnotation]: 'true' },
+    },
     rules,
     ...extra,
   };
@@ -36,7 +50,11 @@ function binding(name: string, role: string, subjects: Subject[]): BindingObject
   return {
     apiVersion: rbacAPIVersion,
     kind: 'ClusterRoleBinding',
-    metadata: { name, labels: { [bootstrappingLabel]: 'rbac-defaults' }, annotations: { [autoupdateAnnotation]: 'true' } },
+    metadata: {
+      name,
+      labels: { [bootstrappingLabel]: 'rbac-defaults' },
+      annotations: { [autoupdateAnnotation]: 'true' },
+    },
     roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: role },
     subjects,
   };
@@ -46,7 +64,19 @@ const aggregated = (role: string): Partial<RoleObject> => ({
   aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [aggregateTo(role)]: 'true' } }] },
 });
 
-const discoveryURLs = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+const discoveryURLs = [
+  '/api',
+  '/api/*',
+  '/apis',
+  '/apis/*',
+  '/healthz',
+  '/livez',
+  '/openapi',
+  '/openapi/*',
+  '/readyz',
+  '/version',
+  '/version/',
+];
 const publicInfoURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 const eventRules = [rule(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events'])];
 const delegationRules = [
@@ -78,37 +108,53 @@ export const bootstrapClusterRoles: RoleObject[] = [
   clusterRole(
     'system:aggregate-to-edit',
     [
-      rule(read, [''], ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy']),
+      rule(
+        read,
+        [''],
+        ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy'],
+      ),
       rule(['impersonate'], [''], ['serviceaccounts']),
       rule(write, [''], ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy']),
       rule(['create'], [''], ['pods/eviction']),
-      rule(write, [''], [
-        'configmaps',
-        'events',
-        'persistentvolumeclaims',
-        'replicationcontrollers',
-        'replicationcontrollers/scale',
-        'secrets',
-        'serviceaccounts',
-        'services',
-        'services/proxy',
-      ]),
+      rule(
+        write,
+        [''],
+        [
+          'configmaps',
+          'events',
+          'persistentvolumeclaims',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'secrets',
+          'serviceaccounts',
+          'services',
+          'services/proxy',
+        ],
+      ),
       rule(['create'], [''], ['serviceaccounts/token']),
-      rule(write, ['apps'], [
-        'daemonsets',
-        'deployments',
-        'deployments/rollback',
-        'deployments/scale',
-        'replicasets',
-        'replicasets/scale',
-        'statefulsets',
-        'statefulsets/scale',
-      ]),
+      rule(
+        write,
+        ['apps'],
+        [
+          'daemonsets',
+          'deployments',
+          'deployments/rollback',
+          'deployments/scale',
+          'replicasets',
+          'replicasets/scale',
+          'statefulsets',
+          'statefulsets/scale',
+        ],
+      ),
       rule(write, ['autoscaling'], ['horizontalpodautoscalers']),
       rule(write, ['batch'], ['cronjobs', 'jobs']),
       rule(write, ['networking.k8s.io'], ['ingresses', 'networkpolicies']),
       rule(write, ['policy'], ['poddisruptionbudgets']),
-      rule(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], ['coordination.k8s.io'], ['leases']),
+      rule(
+        ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        ['coordination.k8s.io'],
+        ['leases'],
+      ),
     ],
     {},
     { [aggregateTo('admin')]: 'true', [aggregateTo('edit')]: 'true' },
@@ -116,45 +162,57 @@ export const bootstrapClusterRoles: RoleObject[] = [
   clusterRole(
     'system:aggregate-to-view',
     [
-      rule(read, [''], [
-        'configmaps',
-        'endpoints',
-        'persistentvolumeclaims',
-        'persistentvolumeclaims/status',
-        'pods',
-        'replicationcontrollers',
-        'replicationcontrollers/scale',
-        'serviceaccounts',
-        'services',
-        'services/status',
-      ]),
-      rule(read, [''], [
-        'bindings',
-        'events',
-        'limitranges',
-        'namespaces/status',
-        'pods/log',
-        'pods/status',
-        'replicationcontrollers/status',
-        'resourcequotas',
-        'resourcequotas/status',
-      ]),
+      rule(
+        read,
+        [''],
+        [
+          'configmaps',
+          'endpoints',
+          'persistentvolumeclaims',
+          'persistentvolumeclaims/status',
+          'pods',
+          'replicationcontrollers',
+          'replicationcontrollers/scale',
+          'serviceaccounts',
+          'services',
+          'services/status',
+        ],
+      ),
+      rule(
+        read,
+        [''],
+        [
+          'bindings',
+          'events',
+          'limitranges',
+          'namespaces/status',
+          'pods/log',
+          'pods/status',
+          'replicationcontrollers/status',
+          'resourcequotas',
+          'resourcequotas/status',
+        ],
+      ),
       rule(read, [''], ['namespaces']),
       rule(read, ['discovery.k8s.io'], ['endpointslices']),
-      rule(read, ['apps'], [
-        'controllerrevisions',
-        'daemonsets',
-        'daemonsets/status',
-        'deployments',
-        'deployments/scale',
-        'deployments/status',
-        'replicasets',
-        'replicasets/scale',
-        'replicasets/status',
-        'statefulsets',
-        'statefulsets/scale',
-        'statefulsets/status',
-      ]),
+      rule(
+        read,
+        ['apps'],
+        [
+          'controllerrevisions',
+          'daemonsets',
+          'daemonsets/status',
+          'deployments',
+          'deployments/scale',
+          'deployments/status',
+          'replicasets',
+          'replicasets/scale',
+          'replicasets/status',
+          'statefulsets',
+          'statefulsets/scale',
+          'statefulsets/status',
+        ],
+      ),
       rule(read, ['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
       rule(read, ['batch'], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),
       rule(read, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
@@ -172,7 +230,18 @@ export const bootstrapClusterRoles: RoleObject[] = [
     rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
     rule(['create'], [''], ['bindings', 'pods/binding']),
     rule(['patch', 'update'], [''], ['pods/status']),
-    rule(read, [''], ['replicationcontrollers', 'services', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'configmaps']),
+    rule(
+      read,
+      [''],
+      [
+        'replicationcontrollers',
+        'services',
+        'namespaces',
+        'persistentvolumeclaims',
+        'persistentvolumes',
+        'configmaps',
+      ],
+    ),
     rule(read, ['apps', 'extensions'], ['replicasets']),
     rule(read, ['apps'], ['statefulsets']),
     rule(read, ['policy'], ['poddisruptionbudgets']),
@@ -181,10 +250,17 @@ export const bootstrapClusterRoles: RoleObject[] = [
   ]),
   // The controllers of orch-controller-manager run under its one identity, so its role is their union:
   // everything, on every resource (Kubernetes splits this over per-controller service accounts).
-  clusterRole('system:orch-controller-manager', [rule(['*'], ['*'], ['*']), urlRule(['get'], ['/healthz', '/livez', '/readyz', '/version', '/metrics'])]),
+  clusterRole('system:orch-controller-manager', [
+    rule(['*'], ['*'], ['*']),
+    urlRule(['get'], ['/healthz', '/livez', '/readyz', '/version', '/metrics']),
+  ]),
   clusterRole('system:node', [
     ...delegationRules,
-    rule(read, [''], ['services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes']),
+    rule(
+      read,
+      [''],
+      ['services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes'],
+    ),
     rule(['create', 'get', 'list', 'watch', 'update', 'patch', 'delete'], [''], ['nodes']),
     rule(['patch', 'update'], [''], ['nodes/status']),
     rule(['create', 'patch', 'update'], [''], ['events']),
@@ -217,9 +293,16 @@ export const bootstrapClusterRoleBindings: BindingObject[] = [
   binding('cluster-admin', 'cluster-admin', [group('system:masters')]),
   binding('system:discovery', 'system:discovery', [group('system:authenticated')]),
   binding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
-  binding('system:public-info-viewer', 'system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
+  binding('system:public-info-viewer', 'system:public-info-viewer', [
+    group('system:authenticated'),
+    group('system:unauthenticated'),
+  ]),
   binding('system:orch-scheduler', 'system:orch-scheduler', [user('system:orch-scheduler')]),
-  binding('system:orch-controller-manager', 'system:orch-controller-manager', [user('system:orch-controller-manager')]),
+  binding('system:orch-controller-manager', 'system:orch-controller-manager', [
+    user('system:orch-controller-manager'),
+  ]),
   binding('system:node', 'system:node', [group('system:nodes')]),
-  binding('system:orch-cloud-controller-manager', 'system:orch-cloud-controller-manager', [user('system:orch-cloud-controller-manager')]),
+  binding('system:orch-cloud-controller-manager', 'system:orch-cloud-controller-manager', [
+    user('system:orch-cloud-controller-manager'),
+  ]),
 ];

@@ -2,7 +2,13 @@ import { everythingFields, everythingLabels, labelSelectorAsSelector } from '@or
 import type { GenericStore } from '../registry/generic-store';
 import type { ListOptions } from '../registry/list-options';
 import type { WatchHandle } from '../storage/storage';
-import { rbacAPIVersion, type BindingObject, type PolicyRule, type RBACStores, type RoleObject } from './rbac-objects';
+import {
+  rbacAPIVersion,
+  type BindingObject,
+  type PolicyRule,
+  type RBACStores,
+  type RoleObject,
+} from './rbac-objects';
 
 const watchEverything: ListOptions = {
   labelSelector: everythingLabels(),
@@ -28,21 +34,25 @@ class Reflector<T extends { metadata: { name?: string; namespace?: string } }> {
 
   async start(): Promise<void> {
     const fresh = new Map<string, T>();
-    const handle = await this.store.watch({ namespace: '', apiVersion: rbacAPIVersion, dryRun: false }, watchEverything, {
-      event: (type, object) => {
-        const obj = object as T;
-        const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
-        if (type === 'ADDED' || type === 'MODIFIED') fresh.set(key, obj);
-        else if (type === 'DELETED') fresh.delete(key);
-        else return;
-        if (this.items === fresh) this.onChange();
+    const handle = await this.store.watch(
+      { namespace: '', apiVersion: rbacAPIVersion, dryRun: false },
+      watchEverything,
+      {
+        event: (type, object) => {
+          const obj = object as T;
+          const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+          if (type === 'ADDED' || type === 'MODIFIED') fresh.set(key, obj);
+          else if (type === 'DELETED') fresh.delete(key);
+          else return;
+          if (this.items === fresh) this.onChange();
+        },
+        error: () => {
+          if (this.handle !== handle) return;
+          handle.stop();
+          this.scheduleRestart();
+        },
       },
-      error: () => {
-        if (this.handle !== handle) return;
-        handle.stop();
-        this.scheduleRestart();
-      },
-    });
+    );
     if (this.stopped) {
       handle.stop();
       return;
@@ -89,7 +99,12 @@ export class PolicyCache {
 
   /** Lists and starts watching the four kinds. */
   async start(): Promise<void> {
-    await Promise.all([this.roles.start(), this.clusterRoles.start(), this.roleBindings.start(), this.clusterRoleBindings.start()]);
+    await Promise.all([
+      this.roles.start(),
+      this.clusterRoles.start(),
+      this.roleBindings.start(),
+      this.clusterRoleBindings.start(),
+    ]);
   }
 
   stop(): void {
@@ -138,7 +153,9 @@ export class PolicyCache {
     const matchers = selectors.map((s) => labelSelectorAsSelector(s));
     const rules = [...own];
     const seen = new Set(own.map((r) => JSON.stringify(r)));
-    const sorted = [...this.clusterRoles.items.values()].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+    const sorted = [...this.clusterRoles.items.values()].sort((a, b) =>
+      (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+    );
     for (const other of sorted) {
       const otherName = other.metadata.name ?? '';
       if (visiting.has(otherName)) continue;

@@ -26,7 +26,11 @@ describe('RBAC authorization', () => {
   beforeAll(async () => {
     s = await startSecuredServer({
       authorizationMode: 'RBAC',
-      tokenFile: ['jane-token,jane,jane-uid', 'bob-token,bob,bob-uid,"dev,ops"', 'sam-token,sam,sam-uid'].join('\n'),
+      tokenFile: [
+        'jane-token,jane,jane-uid',
+        'bob-token,bob,bob-uid,"dev,ops"',
+        'sam-token,sam,sam-uid',
+      ].join('\n'),
     });
   });
   afterAll(() => s.close());
@@ -40,7 +44,8 @@ describe('RBAC authorization', () => {
       status: 'Failure',
       reason: 'Forbidden',
       code: 403,
-      message: 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
+      message:
+        'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
       details: { kind: 'pods' },
     });
     const named = await call(s, '/apis/apps/v1/namespaces/default/deployments/web', { token: 'jane-token' });
@@ -48,7 +53,9 @@ describe('RBAC authorization', () => {
       'deployments.apps "web" is forbidden: User "jane" cannot get resource "deployments" in API group "apps" in the namespace "default"',
     );
     const cluster = await call(s, '/api/v1/nodes', { token: 'jane-token' });
-    expect(cluster.body.message).toBe('nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope');
+    expect(cluster.body.message).toBe(
+      'nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope',
+    );
     const anonymous = await call(s, '/api/v1/namespaces');
     expect(anonymous.body.message).toBe(
       'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
@@ -61,8 +68,12 @@ describe('RBAC authorization', () => {
     expect((await call(s, '/apis', { token: 'jane-token' })).status).toBe(200);
     const anonymousDiscovery = await call(s, '/apis');
     expect(anonymousDiscovery.status).toBe(403);
-    expect(anonymousDiscovery.body.message).toBe('forbidden: User "system:anonymous" cannot get path "/apis"');
-    expect((await call(s, '/metrics', { token: 'jane-token' })).body.message).toBe('forbidden: User "jane" cannot get path "/metrics"');
+    expect(anonymousDiscovery.body.message).toBe(
+      'forbidden: User "system:anonymous" cannot get path "/apis"',
+    );
+    expect((await call(s, '/metrics', { token: 'jane-token' })).body.message).toBe(
+      'forbidden: User "jane" cannot get path "/metrics"',
+    );
   });
 
   it('applies a RoleBinding in its namespace only, a ClusterRoleBinding everywhere, and picks up new bindings within a second', async () => {
@@ -75,13 +86,20 @@ describe('RBAC authorization', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' }],
     });
-    const waited = await eventually(async () => (await call(s, '/api/v1/namespaces/default/pods', { token: 'jane-token' })).status === 200);
+    const waited = await eventually(
+      async () => (await call(s, '/api/v1/namespaces/default/pods', { token: 'jane-token' })).status === 200,
+    );
     expect(waited).toBeLessThan(1000);
     process.stdout.write(`RBAC cache picked up a new RoleBinding after ${waited} ms\n`);
     expect((await call(s, '/api/v1/namespaces/orch-system/pods', { token: 'jane-token' })).status).toBe(403);
     expect((await call(s, '/api/v1/pods', { token: 'jane-token' })).status).toBe(403);
-    const write = await call(s, '/api/v1/namespaces/default/pods/p1', { method: 'DELETE', token: 'jane-token' });
-    expect(write.body.message).toBe('pods "p1" is forbidden: User "jane" cannot delete resource "pods" in API group "" in the namespace "default"');
+    const write = await call(s, '/api/v1/namespaces/default/pods/p1', {
+      method: 'DELETE',
+      token: 'jane-token',
+    });
+    expect(write.body.message).toBe(
+      'pods "p1" is forbidden: User "jane" cannot delete resource "pods" in API group "" in the namespace "default"',
+    );
 
     await create(s, `${rbac}/clusterroles`, {
       metadata: { name: 'node-viewer' },
@@ -112,7 +130,9 @@ describe('RBAC authorization', () => {
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'sam' }],
     });
     const sam = { token: 'sam-token' };
-    await eventually(async () => (await call(s, '/api/v1/namespaces/default/configmaps/allowed', sam)).status !== 403);
+    await eventually(
+      async () => (await call(s, '/api/v1/namespaces/default/configmaps/allowed', sam)).status !== 403,
+    );
     const other = await call(s, '/api/v1/namespaces/default/configmaps/other', sam);
     expect(other.body.message).toBe(
       'configmaps "other" is forbidden: User "sam" cannot get resource "configmaps" in API group "" in the namespace "default"',
@@ -133,7 +153,9 @@ describe('RBAC authorization', () => {
   it('evaluates aggregated cluster roles as the union of the roles they select', async () => {
     await create(s, `${rbac}/clusterroles`, {
       metadata: { name: 'monitoring' },
-      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-monitoring': 'true' } }] },
+      aggregationRule: {
+        clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-monitoring': 'true' } }],
+      },
       rules: [],
     });
     await create(s, `${rbac}/clusterrolebindings`, {
@@ -171,12 +193,27 @@ describe('RBAC authorization', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
       subjects: [{ kind: 'ServiceAccount', name: 'builder' }],
     });
-    const sa = { username: 'system:serviceaccount:default:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:default'] };
-    const attrs = { user: sa, verb: 'list', isResourceRequest: true, path: '', namespace: 'default', apiGroup: 'apps', apiVersion: 'v1', resource: 'deployments', subresource: '', name: '' };
+    const sa = {
+      username: 'system:serviceaccount:default:builder',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default'],
+    };
+    const attrs = {
+      user: sa,
+      verb: 'list',
+      isResourceRequest: true,
+      path: '',
+      namespace: 'default',
+      apiGroup: 'apps',
+      apiVersion: 'v1',
+      resource: 'deployments',
+      subresource: '',
+      name: '',
+    };
     await eventually(async () => (await authorizer.authorize(attrs)).decision === 'Allow');
     expect(await authorizer.authorize(attrs)).toEqual({
       decision: 'Allow',
-      reason: 'RBAC: allowed by RoleBinding "builder-view/default" of ClusterRole "view" to ServiceAccount "builder/default"',
+      reason:
+        'RBAC: allowed by RoleBinding "builder-view/default" of ClusterRole "view" to ServiceAccount "builder/default"',
     });
     expect((await authorizer.authorize({ ...attrs, verb: 'create' })).decision).toBe('NoOpinion');
     expect((await authorizer.authorize({ ...attrs, namespace: 'orch-system' })).decision).toBe('NoOpinion');
@@ -192,19 +229,43 @@ describe('RBAC authorization', () => {
     expect(role.metadata.labels).toEqual({ 'kubernetes.io/bootstrapping': 'rbac-defaults' });
     expect(role.metadata.annotations).toEqual({ 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
     const rv = role.metadata.resourceVersion;
-    await stores.clusterRoles.update(scope, 'system:orch-scheduler', (cur) => ({ ...cur!, rules: [] }), { fieldValidation: 'Ignore', warnings: [] });
+    await stores.clusterRoles.update(scope, 'system:orch-scheduler', (cur) => ({ ...cur!, rules: [] }), {
+      fieldValidation: 'Ignore',
+      warnings: [],
+    });
     await ensureBootstrapPolicy(stores);
     const restored = await stores.clusterRoles.get(scope, 'system:orch-scheduler');
     expect(restored.rules).toEqual(role.rules);
     expect(restored.metadata.resourceVersion).not.toBe(rv);
     const binding = await stores.clusterRoleBindings.get(scope, 'system:orch-scheduler');
-    expect(binding.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:orch-scheduler' }]);
+    expect(binding.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:orch-scheduler' },
+    ]);
   });
 
   it('gives the scheduler what it needs and nothing it does not', async () => {
     const user = { username: 'system:orch-scheduler', groups: ['system:authenticated'] };
-    const ask = async (verb: string, apiGroup: string, resource: string, subresource = '', namespace = 'default') =>
-      (await s.access.authorizer.authorize({ user, verb, isResourceRequest: true, path: '', namespace, apiGroup, apiVersion: 'v1', resource, subresource, name: 'x' })).decision;
+    const ask = async (
+      verb: string,
+      apiGroup: string,
+      resource: string,
+      subresource = '',
+      namespace = 'default',
+    ) =>
+      (
+        await s.access.authorizer.authorize({
+          user,
+          verb,
+          isResourceRequest: true,
+          path: '',
+          namespace,
+          apiGroup,
+          apiVersion: 'v1',
+          resource,
+          subresource,
+          name: 'x',
+        })
+      ).decision;
     expect(await ask('create', '', 'pods', 'binding')).toBe('Allow');
     expect(await ask('patch', '', 'pods', 'status')).toBe('Allow');
     expect(await ask('watch', '', 'nodes', '', '')).toBe('Allow');

@@ -39,7 +39,8 @@ export class RBACAuthorizer implements Authorizer {
             ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}),
           });
         }
-        if (r.nonResourceURLs?.length) out.nonResourceRules.push({ verbs: [...(r.verbs ?? [])], nonResourceURLs: [...r.nonResourceURLs] });
+        if (r.nonResourceURLs?.length)
+          out.nonResourceRules.push({ verbs: [...(r.verbs ?? [])], nonResourceURLs: [...r.nonResourceURLs] });
       }
     }
     if (errors.length) out.evaluationError = aggregate(errors);
@@ -82,7 +83,9 @@ export class RBACAuthorizer implements Authorizer {
   private describe(grant: Grant): string {
     const { binding, subject } = grant;
     const ns = binding.metadata.namespace ?? '';
-    const name = ns ? `RoleBinding "${binding.metadata.name}/${ns}"` : `ClusterRoleBinding "${binding.metadata.name}"`;
+    const name = ns
+      ? `RoleBinding "${binding.metadata.name}/${ns}"`
+      : `ClusterRoleBinding "${binding.metadata.name}"`;
     return `${name} of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, ns)}`;
   }
 }

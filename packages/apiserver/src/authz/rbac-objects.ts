@@ -53,10 +53,14 @@ export interface RBACStores {
 }
 
 /** The RBAC stores of a server; fails when the server does not serve rbac.authorization.k8s.io/v1. */
-export function rbacStores(server: { mapper: RESTMapper; storeFor(mapping: RESTMapping): GenericStore }): RBACStores {
+export function rbacStores(server: {
+  mapper: RESTMapper;
+  storeFor(mapping: RESTMapping): GenericStore;
+}): RBACStores {
   const store = (resource: string): GenericStore => {
     const mapping = server.mapper.forResource(rbacGroup, 'v1', resource);
-    if (!mapping) throw new Error(`RBAC authorization needs ${resource}.${rbacGroup}/v1, which is not served`);
+    if (!mapping)
+      throw new Error(`RBAC authorization needs ${resource}.${rbacGroup}/v1, which is not served`);
     return server.storeFor(mapping);
   };
   return {

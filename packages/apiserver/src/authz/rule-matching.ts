@@ -3,17 +3,22 @@ import type { PolicyRule, Subject } from './rbac-objects';
 import type { UserInfo } from '../authn/authenticator';
 import { serviceAccountUsername } from '../authn/service-account-token';
 
-const has = (list: readonly string[] | undefined, value: string): boolean => (list ?? []).some((v) => v === '*' || v === value);
+const has = (list: readonly string[] | undefined, value: string): boolean =>
+  (list ?? []).some((v) => v === '*' || v === value);
 
 /** A rule's resources name `resource[/subresource]`, `*`, or `*\/subresource`. */
 function resourceMatches(rule: PolicyRule, resource: string, subresource: string): boolean {
   const combined = subresource ? `${resource}/${subresource}` : resource;
-  return (rule.resources ?? []).some((r) => r === '*' || r === combined || (subresource !== '' && r === `*/${subresource}`));
+  return (rule.resources ?? []).some(
+    (r) => r === '*' || r === combined || (subresource !== '' && r === `*/${subresource}`),
+  );
 }
 
 /** A non-resource URL rule entry: exact, `*`, or a prefix ending in `*`. */
 function urlMatches(rule: PolicyRule, path: string): boolean {
-  return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  return (rule.nonResourceURLs ?? []).some(
+    (u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))),
+  );
 }
 
 /** Kubernetes' RuleAllows. */
@@ -43,6 +48,7 @@ export function subjectMatches(user: UserInfo, subject: Subject, bindingNamespac
 
 /** A subject as RBAC's allow reasons describe it (`ServiceAccount "name/namespace"`). */
 export function describeSubject(subject: Subject, bindingNamespace: string): string {
-  if (subject.kind === 'ServiceAccount') return `${subject.kind} "${subject.name}/${subject.namespace || bindingNamespace}"`;
+  if (subject.kind === 'ServiceAccount')
+    return `${subject.kind} "${subject.name}/${subject.namespace || bindingNamespace}"`;
   return `${subject.kind} "${subject.name}"`;
 }

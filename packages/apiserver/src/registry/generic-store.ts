@@ -125,7 +125,20 @@ export class GenericStore {
     };
   }
 
+  /**
+   * A body that fails validation: 422 Invalid, except values of the wrong JSON type, which Kubernetes'
+   * decoder refuses with 400 before validation runs.
+   */
   private invalid(name: string, errors: FieldError[]): StatusError {
+    const typeErrors = errors.filter((e) => e.type === 'FieldValueTypeInvalid');
+    if (typeErrors.length) {
+      const kind = this.declaration.kind;
+      return statusErrors.badRequest(
+        `${kind} in version "${this.declaration.versions[0]}" cannot be handled as a ${kind}: ${typeErrors
+          .map((e) => `${e.field}: ${e.detail ?? ''}`)
+          .join(', ')}`,
+      );
+    }
     return new StatusError(invalidStatus(this.declaration.kind, this.declaration.group, name, errors));
   }
 

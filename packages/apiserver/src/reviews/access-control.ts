@@ -37,7 +37,10 @@ export interface AccessControl {
  * RBAC is on), the review APIs and serviceaccounts/token, and the extension-apiserver-authentication
  * ConfigMap. Call it before `start()` so that the client CA is asked for in the TLS handshake.
  */
-export async function enableAccessControl(server: APIServer, options: AccessControlOptions): Promise<AccessControl> {
+export async function enableAccessControl(
+  server: APIServer,
+  options: AccessControlOptions,
+): Promise<AccessControl> {
   const modes = parseAuthorizationModes(options.authorizationMode ?? 'AlwaysAllow');
   const authn = buildAuthenticator(options);
   const rbac = modes.includes('RBAC') ? rbacStores(server) : undefined;
@@ -59,13 +62,18 @@ export async function enableAccessControl(server: APIServer, options: AccessCont
             signingKey: options.serviceAccountSigningKey,
             issuer,
             apiAudiences: authn.apiAudiences,
-            ...(options.maxTokenExpirationSeconds ? { maxTokenExpirationSeconds: options.maxTokenExpirationSeconds } : {}),
+            ...(options.maxTokenExpirationSeconds
+              ? { maxTokenExpirationSeconds: options.maxTokenExpirationSeconds }
+              : {}),
           },
         }
       : {}),
   });
   if (options.clientCA || options.requestHeader?.requestHeaderCA) {
-    await publishAuthenticationConfigMap(server, { ...(options.requestHeader ?? {}), ...(options.clientCA ? { clientCA: options.clientCA.toString() } : {}) });
+    await publishAuthenticationConfigMap(server, {
+      ...(options.requestHeader ?? {}),
+      ...(options.clientCA ? { clientCA: options.clientCA.toString() } : {}),
+    });
   }
   return {
     authenticator: authn.authenticator,

@@ -41,11 +41,21 @@ export function accessReviewSpec(review: ApiObject): AccessReviewSpec {
 export function validateAttributesChoice(spec: AccessReviewSpec): FieldError[] {
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
     return [
-      fieldErrors.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes'),
+      fieldErrors.invalid(
+        'spec.nonResourceAttributes',
+        spec.nonResourceAttributes,
+        'cannot be specified in combination with resourceAttributes',
+      ),
     ];
   }
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    return [fieldErrors.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
+    return [
+      fieldErrors.invalid(
+        'spec.resourceAttributes',
+        'null',
+        'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      ),
+    ];
   }
   return [];
 }
@@ -53,13 +63,22 @@ export function validateAttributesChoice(spec: AccessReviewSpec): FieldError[] {
 /** Kubernetes' ValidateSubjectAccessReviewSpec: the attributes choice and a user or group to check. */
 export function validateSubjectAccessReviewSpec(spec: AccessReviewSpec): FieldError[] {
   const errors = validateAttributesChoice(spec);
-  if (!spec.user && !spec.groups?.length) errors.push(fieldErrors.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  if (!spec.user && !spec.groups?.length)
+    errors.push(
+      fieldErrors.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'),
+    );
   return errors;
 }
 
 /** metadata must be empty (apart from `allowed` keys). */
-export function validateReviewMetadata(review: ApiObject, detail: string, allowed: readonly string[] = []): FieldError[] {
-  return metadataEmpty(review.metadata, allowed) ? [] : [fieldErrors.invalid('metadata', review.metadata, detail)];
+export function validateReviewMetadata(
+  review: ApiObject,
+  detail: string,
+  allowed: readonly string[] = [],
+): FieldError[] {
+  return metadataEmpty(review.metadata, allowed)
+    ? []
+    : [fieldErrors.invalid('metadata', review.metadata, detail)];
 }
 
 /** The user a SubjectAccessReview spec names. */
@@ -103,8 +122,14 @@ export function reviewAttributes(user: UserInfo, spec: AccessReviewSpec): Author
 }
 
 /** Asks the authorizer and returns the review with its status filled (Kubernetes' SubjectAccessReviewStatus). */
-export async function answerAccessReview(authorizer: Authorizer, review: ApiObject, attributes: AuthorizationAttributes): Promise<ApiObject> {
-  const status: { allowed: boolean; denied?: boolean; reason?: string; evaluationError?: string } = { allowed: false };
+export async function answerAccessReview(
+  authorizer: Authorizer,
+  review: ApiObject,
+  attributes: AuthorizationAttributes,
+): Promise<ApiObject> {
+  const status: { allowed: boolean; denied?: boolean; reason?: string; evaluationError?: string } = {
+    allowed: false,
+  };
   try {
     const result = await authorizer.authorize(attributes);
     status.allowed = result.decision === 'Allow';

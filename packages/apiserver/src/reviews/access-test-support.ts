@@ -1,9 +1,9 @@
 /* Test support for the authentication, authorization and review tests: certificates and HTTPS calls. */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import https from 'node:https';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { httpsRequest } from '../testing/https-request';
 import { startTestAPIServer, type TestAPIServer, type TestKubeconfigUser } from '../testing/test-apiserver';
 import { enableAccessControl, type AccessControl, type AccessControlOptions } from './access-control';
 
@@ -47,7 +47,15 @@ export function issueTestCertificate(spec: TestCertificateSpec, issuer?: TestCer
     spec.ca
       ? { name: 'keyUsage', critical: true, keyCertSign: true, cRLSign: true, digitalSignature: true }
       : { name: 'keyUsage', critical: true, digitalSignature: true, keyEncipherment: true },
-    ...(usages.length ? [{ name: 'extKeyUsage', clientAuth: usages.includes('clientAuth'), serverAuth: usages.includes('serverAuth') }] : []),
+    ...(usages.length
+      ? [
+          {
+            name: 'extKeyUsage',
+            clientAuth: usages.includes('clientAuth'),
+            serverAuth: usages.includes('serverAuth'),
+          },
+        ]
+      : []),
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(forge.pki.privateKeyFromPem(issuer ? issuer.key : privateKey), forge.md.sha256.create());
@@ -66,43 +74,22 @@ export interface CallResult {
   body: any;
 }
 
-/** One HTTPS request to a test server (trusting its certificate), answered as parsed JSON when it is JSON. */
-export function call(server: { url: string; ca: string }, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const url = new URL(path, server.url);
-  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method: options.method ?? (payload ? 'POST' : 'GET'),
-        ca: server.ca,
-        ...(options.clientCertificate ? { cert: options.clientCertificate.cert, key: options.clientCertificate.key } : {}),
-        agent: false,
-        headers: {
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
-          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
+/** One HTTPS request to a test server (trusting its certificate); `body` is the parsed JSON answer, or its text. */
+export async function call(
+  server: { url: string; ca: string },
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  const r = await httpsRequest(new URL(path, server.url).toString(), {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    ca: server.ca,
+    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : {}),
+    ...(options.clientCertificate
+      ? { cert: options.clientCertificate.cert, key: options.clientCertificate.key }
+      : {}),
   });
+  return { status: r.status, body: r.json ?? r.body.toString('utf8') };
 }
 
 export interface SecuredServerOptions extends Omit<AccessControlOptions, 'tokenAuthFile'> {
@@ -118,7 +105,9 @@ export interface SecuredServer extends TestAPIServer {
 /** A test server with access control enabled as orch-apiserver's flags would (the admin-token user is in system:masters). */
 export async function startSecuredServer(options: SecuredServerOptions): Promise<SecuredServer> {
   const { tokenFile, kubeconfigUsers, ...rest } = options;
-  const server = await startTestAPIServer(options.clientCA ? { clientCA: options.clientCA } : {}, { kubeconfigUsers: kubeconfigUsers ?? [] });
+  const server = await startTestAPIServer(options.clientCA ? { clientCA: options.clientCA } : {}, {
+    kubeconfigUsers: kubeconfigUsers ?? [],
+  });
   const tokenAuthFile = join(server.dir, 'tokens.csv');
   writeFileSync(tokenAuthFile, `admin-token,admin,admin-uid,"system:masters"\n${tokenFile ?? ''}`);
   const access = await enableAccessControl(server.server, { ...rest, tokenAuthFile });

@@ -36,7 +36,10 @@ export function installReviews(host: ReviewHost, options: ReviewOptions): void {
   h.set('authentication.k8s.io/tokenreviews', tokenReviewHandler(options.tokens, options.apiAudiences));
   h.set('authorization.k8s.io/subjectaccessreviews', subjectAccessReviewHandler(options.authorizer));
   h.set('authorization.k8s.io/selfsubjectaccessreviews', selfSubjectAccessReviewHandler(options.authorizer));
-  h.set('authorization.k8s.io/localsubjectaccessreviews', localSubjectAccessReviewHandler(options.authorizer));
+  h.set(
+    'authorization.k8s.io/localsubjectaccessreviews',
+    localSubjectAccessReviewHandler(options.authorizer),
+  );
   h.set('authorization.k8s.io/selfsubjectrulesreviews', selfSubjectRulesReviewHandler(options.authorizer));
   const serviceAccounts = host.mapper.forResource('', 'v1', 'serviceaccounts');
   if (!options.tokenRequest || !serviceAccounts) return;

@@ -21,18 +21,38 @@ export function localSubjectAccessReviewHandler(authorizer: Authorizer): Virtual
     const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const meta = review.metadata;
     if (meta.namespace && meta.namespace !== namespace) {
-      throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw statusErrors.badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     }
     meta.namespace = namespace;
     const spec = accessReviewSpec(review);
-    const errors = [...validateReviewMetadata(review, 'must be empty except for namespace', ['namespace']), ...validateSubjectAccessReviewSpec(spec)];
+    const errors = [
+      ...validateReviewMetadata(review, 'must be empty except for namespace', ['namespace']),
+      ...validateSubjectAccessReviewSpec(spec),
+    ];
     if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== namespace) {
-      errors.push(fieldErrors.invalid('spec.resourceAttributes.namespace', spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
+      errors.push(
+        fieldErrors.invalid(
+          'spec.resourceAttributes.namespace',
+          spec.resourceAttributes.namespace ?? '',
+          'must match metadata.namespace',
+        ),
+      );
     }
     if (spec.nonResourceAttributes) {
-      errors.push(fieldErrors.invalid('spec.nonResourceAttributes', spec.nonResourceAttributes, 'disallowed on this kind of request'));
+      errors.push(
+        fieldErrors.invalid(
+          'spec.nonResourceAttributes',
+          spec.nonResourceAttributes,
+          'disallowed on this kind of request',
+        ),
+      );
     }
     if (errors.length) throw invalidReview('LocalSubjectAccessReview', authorizationGroup, '', errors);
-    return { code: 201, object: await answerAccessReview(authorizer, review, reviewAttributes(specUser(spec), spec)) };
+    return {
+      code: 201,
+      object: await answerAccessReview(authorizer, review, reviewAttributes(specUser(spec), spec)),
+    };
   };
 }

@@ -16,8 +16,14 @@ export function subjectAccessReviewHandler(authorizer: Authorizer): VirtualHandl
   return async (decl, request) => {
     const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const spec = accessReviewSpec(review);
-    const errors = [...validateReviewMetadata(review, 'must be empty'), ...validateSubjectAccessReviewSpec(spec)];
+    const errors = [
+      ...validateReviewMetadata(review, 'must be empty'),
+      ...validateSubjectAccessReviewSpec(spec),
+    ];
     if (errors.length) throw invalidReview('SubjectAccessReview', authorizationGroup, '', errors);
-    return { code: 201, object: await answerAccessReview(authorizer, review, reviewAttributes(specUser(spec), spec)) };
+    return {
+      code: 201,
+      object: await answerAccessReview(authorizer, review, reviewAttributes(specUser(spec), spec)),
+    };
   };
 }

@@ -33,16 +33,40 @@ interface TokenRequestSpec {
 function validate(body: ApiObject, name: string, namespace: string, spec: TokenRequestSpec): FieldError[] {
   const errors: FieldError[] = [];
   if (body.metadata.name && body.metadata.name !== name) {
-    errors.push(fieldErrors.invalid('metadata.name', body.metadata.name, 'must match the service account name if specified'));
+    errors.push(
+      fieldErrors.invalid(
+        'metadata.name',
+        body.metadata.name,
+        'must match the service account name if specified',
+      ),
+    );
   }
   if (body.metadata.namespace && body.metadata.namespace !== namespace) {
-    errors.push(fieldErrors.invalid('metadata.namespace', body.metadata.namespace, 'must match the service account namespace if specified'));
+    errors.push(
+      fieldErrors.invalid(
+        'metadata.namespace',
+        body.metadata.namespace,
+        'must match the service account namespace if specified',
+      ),
+    );
   }
   const seconds = spec.expirationSeconds;
   if (seconds !== undefined && seconds < minExpirationSeconds) {
-    errors.push(fieldErrors.invalid('spec.expirationSeconds', seconds, 'may not specify a duration less than 10 minutes'));
+    errors.push(
+      fieldErrors.invalid(
+        'spec.expirationSeconds',
+        seconds,
+        'may not specify a duration less than 10 minutes',
+      ),
+    );
   } else if (seconds !== undefined && seconds > maxExpirationSeconds) {
-    errors.push(fieldErrors.invalid('spec.expirationSeconds', seconds, 'may not specify a duration larger than 2^32 seconds'));
+    errors.push(
+      fieldErrors.invalid(
+        'spec.expirationSeconds',
+        seconds,
+        'may not specify a duration larger than 2^32 seconds',
+      ),
+    );
   }
   const ref = spec.boundObjectRef;
   if (ref && !(boundKinds as readonly string[]).includes(ref.kind ?? '')) {
@@ -58,7 +82,8 @@ function validate(body: ApiObject, name: string, namespace: string, spec: TokenR
  */
 export function serviceAccountTokenHandler(options: TokenRequestOptions): SubresourceHandler {
   return async (store, request) => {
-    if (request.verb !== 'create') throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (request.verb !== 'create')
+      throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     const namespace = request.scope.namespace;
     const account = await store.get(request.scope, request.name);
     const body = reviewBody(request.body, 'TokenRequest', 'authentication.k8s.io/v1');
@@ -71,12 +96,17 @@ export function serviceAccountTokenHandler(options: TokenRequestOptions): Subres
     let boundObject: { kind: 'Pod' | 'Secret'; name: string; uid: string } | undefined;
     const ref = spec.boundObjectRef;
     if (ref) {
-      if (!options.boundObject) throw statusErrors.badRequest(`cannot bind a token to a ${ref.kind}: bound objects are not served`);
+      if (!options.boundObject)
+        throw statusErrors.badRequest(`cannot bind a token to a ${ref.kind}: bound objects are not served`);
       const kind = ref.kind as 'Pod' | 'Secret';
       const target = await options.boundObject(kind, namespace, ref.name ?? '');
       const uid = target.metadata.uid ?? '';
       if (ref.uid && ref.uid !== uid) {
-        throw statusErrors.conflict({ group: '', resource: kind === 'Pod' ? 'pods' : 'secrets' }, ref.name ?? '', `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+        throw statusErrors.conflict(
+          { group: '', resource: kind === 'Pod' ? 'pods' : 'secrets' },
+          ref.name ?? '',
+          `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+        );
       }
       boundObject = { kind, name: ref.name ?? '', uid };
     }

@@ -9,7 +9,10 @@ import { reviewBody } from './review-object';
  * POST tokenreviews: authenticates spec.token with the server's token authenticators for
  * spec.audiences (the server's own audiences when empty).
  */
-export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: readonly string[] = []): VirtualHandler {
+export function tokenReviewHandler(
+  tokens: TokenAuthenticator,
+  apiAudiences: readonly string[] = [],
+): VirtualHandler {
   return async (decl, request) => {
     const review = reviewBody(request.body, decl.kind, request.scope.apiVersion);
     const spec = (review.spec ?? {}) as { token?: string; audiences?: string[] };

@@ -21,6 +21,7 @@ import { GenericStore } from '../registry/generic-store';
 import { strategyFor } from '../registry/strategies';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
+import type { VersionInfo } from '@orch/component-base';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
 import { APIServerMetrics } from './apiserver-metrics';
@@ -33,18 +34,6 @@ import { collectionPrefix, objectKey, resourcePrefix } from '../registry/keys';
 import { Cacher } from '../storage/cacher/cacher';
 import { anonymousUser, type Authenticator, type UserInfo } from '../authn/authenticator';
 import { AlwaysAllowAuthorizer, forbiddenMessage, type Authorizer } from '../authz/authorizer';
-
-export interface VersionInfo {
-  major: string;
-  minor: string;
-  gitVersion: string;
-  gitCommit: string;
-  gitTreeState: string;
-  buildDate: string;
-  goVersion: string;
-  compiler: string;
-  platform: string;
-}
 
 export interface APIServerConfig {
   storage: Storage;

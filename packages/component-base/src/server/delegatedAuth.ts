@@ -6,6 +6,8 @@ export interface UserInfo {
   name: string;
   groups: string[];
   uid?: string;
+  /** Extra attributes (from a token review or request headers). */
+  extra?: Record<string, string[]>;
 }
 
 /** Identifies a request's user; null means the credentials were rejected (401). */
@@ -30,8 +32,9 @@ export const ANONYMOUS_USER: Readonly<UserInfo> = {
 };
 
 /**
- * The authenticator used until token reviews are delegated: a client certificate verified by
- * --client-ca-file authenticates as its common name; everything else is anonymous.
+ * The authenticator of daemons without delegated authentication: a client certificate verified by
+ * --client-ca-file authenticates as its common name; everything else is anonymous. Daemons with
+ * --authentication-kubeconfig use the hooks of `delegatedAuthFromFlags` (auth/) instead.
  */
 export const certificateOrAnonymous: Authenticate = (req) => {
   const socket = req.socket as TLSSocket;

@@ -1,14 +1,10 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import { issueCertificate, type PemPair } from '../certs/pki';
 
 /** A PEM certificate and its PEM private key. */
-export interface CertKeyPair {
-  cert: string;
-  key: string;
-}
+export type CertKeyPair = PemPair;
 
 /** What a self-signed certificate is for and whom it names. */
 export interface CertificateRequest {
@@ -23,36 +19,7 @@ export interface CertificateRequest {
 
 /** A CA-less self-signed RSA 2048 certificate and key. */
 export function generateSelfSignedCertificate(request: CertificateRequest): CertKeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
-  cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
-  const now = Date.now();
-  cert.validity.notBefore = new Date(now - 60 * 60 * 1000);
-  cert.validity.notAfter = new Date(now + (request.validDays ?? 365) * 24 * 60 * 60 * 1000);
-  const attrs = [
-    { name: 'commonName', value: request.commonName },
-    ...(request.organizations ?? []).map((value) => ({ name: 'organizationName', value })),
-  ];
-  cert.setSubject(attrs);
-  cert.setIssuer(attrs);
-  const altNames = [
-    ...(request.dnsNames ?? []).map((value) => ({ type: 2, value })),
-    ...(request.ips ?? []).map((ip) => ({ type: 7, ip })),
-  ];
-  const client = request.usage === 'client';
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', critical: true, digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: !client, clientAuth: client },
-    ...(altNames.length > 0 ? [{ name: 'subjectAltName', altNames }] : []),
-  ]);
-  cert.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: privateKey };
+  return issueCertificate({ ...request, usage: request.usage ?? 'server' });
 }
 
 /**

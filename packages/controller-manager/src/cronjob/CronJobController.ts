@@ -23,7 +23,7 @@ import type { ControllerContext, RunningController } from '../controller/Control
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { isJobFinished } from '../job/jobLogic';
-import { jobNameFor, parseSchedule, unmetScheduleTimes } from './schedule';
+import { decideRun, jobNameFor, parseSchedule, unmetScheduleTimes } from './schedule';
 
 /** How often every CronJob is checked (Kubernetes' cronjob controller v1). */
 export const CRONJOB_SYNC_PERIOD_MS = 10_000;
@@ -164,17 +164,15 @@ export class CronJobController implements RunningController {
       this.event(cj, 'Warning', 'FailedNeedsStart', `Cannot determine if job needs to be started: ${errorMessage(err)}`);
       return;
     }
-    if (times.length === 0) return;
-    const scheduled = times[times.length - 1]!;
-    const deadline = cj.spec?.startingDeadlineSeconds;
-    if (deadline !== undefined && scheduled + deadline * 1000 < now) {
+    active = [...(cj.status?.active ?? [])];
+    const decision = decideRun(times, now, cj.spec?.startingDeadlineSeconds, cj.spec?.concurrencyPolicy, active.length);
+    if (decision.action === 'none' || decision.action === 'forbidden') return;
+    const scheduled = decision.scheduled;
+    if (decision.action === 'missed') {
       this.event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${new Date(scheduled).toUTCString()}`);
       return;
     }
-    const policy = cj.spec?.concurrencyPolicy ?? 'Allow';
-    active = [...(cj.status?.active ?? [])];
-    if (policy === 'Forbid' && active.length > 0) return;
-    if (policy === 'Replace') {
+    if (decision.replaceActive) {
       for (const ref of active) {
         try {
           await this.jobs.delete(ref.name ?? '', { namespace: ref.namespace, propagationPolicy: 'Background' });

@@ -76,3 +76,32 @@ export function unmetScheduleTimes(
 export function jobNameFor(cronJobName: string, scheduledMs: number): string {
   return `${cronJobName}-${Math.floor(scheduledMs / 60_000)}`;
 }
+
+/** What a CronJob sync does about its schedule. */
+export type RunDecision =
+  | { action: 'none' }
+  | { action: 'missed'; scheduled: number }
+  | { action: 'forbidden'; scheduled: number }
+  | { action: 'start'; scheduled: number; replaceActive: boolean };
+
+/**
+ * Kubernetes' decision for the latest unmet time: nothing to do; too late for
+ * startingDeadlineSeconds; skipped because Forbid sees an active job; or start it (Replace first
+ * deleting the active jobs).
+ */
+export function decideRun(
+  unmet: readonly number[],
+  nowMs: number,
+  startingDeadlineSeconds: number | undefined,
+  concurrencyPolicy: string | undefined,
+  activeJobs: number,
+): RunDecision {
+  if (unmet.length === 0) return { action: 'none' };
+  const scheduled = unmet[unmet.length - 1]!;
+  if (startingDeadlineSeconds !== undefined && startingDeadlineSeconds !== null && scheduled + startingDeadlineSeconds * 1000 < nowMs) {
+    return { action: 'missed', scheduled };
+  }
+  const policy = concurrencyPolicy ?? 'Allow';
+  if (policy === 'Forbid' && activeJobs > 0) return { action: 'forbidden', scheduled };
+  return { action: 'start', scheduled, replaceActive: policy === 'Replace' && activeJobs > 0 };
+}

@@ -40,7 +40,7 @@ import {
   revisionOf,
   setNewReplicaSetAnnotations,
   setReplicasAnnotations,
-  byRevision,
+  replicaSetsToCleanup,
   actualReplicas,
   activeReplicaSets,
   type DeploymentCondition,
@@ -203,13 +203,12 @@ export class DeploymentController extends QueueController {
   private async getAllReplicaSetsAndSyncRevision(d: Deployment, rsList: ReplicaSet[], create: boolean): Promise<ReplicaSets> {
     const found = findNewReplicaSet(d, rsList);
     const oldRSs = rsList.filter((rs) => rs !== found);
-    const newRS = await this.getNewReplicaSet(d, rsList, oldRSs, found, create);
+    const newRS = await this.getNewReplicaSet(d, oldRSs, found, create);
     return { newRS, oldRSs };
   }
 
   private async getNewReplicaSet(
     d: Deployment,
-    rsList: ReplicaSet[],
     oldRSs: ReplicaSet[],
     existing: ReplicaSet | undefined,
     create: boolean,
@@ -289,7 +288,6 @@ export class DeploymentController extends QueueController {
         ? newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${created.metadata?.name}"`, now)
         : undefined;
     await this.syncRevisionAndCondition(d, String(newRevision), cond);
-    void rsList;
     return created;
   }
 
@@ -407,16 +405,7 @@ export class DeploymentController extends QueueController {
 
   /** Deletes the oldest empty ReplicaSets beyond revisionHistoryLimit (cleanupDeployment). */
   private async cleanupDeployment(oldRSs: ReplicaSet[], d: Deployment): Promise<void> {
-    const limit = d.spec?.revisionHistoryLimit;
-    if (limit === undefined) return;
-    const cleanable = oldRSs.filter((rs) => !rs.metadata?.deletionTimestamp);
-    const diff = cleanable.length - limit;
-    if (diff <= 0) return;
-    cleanable.sort(byRevision);
-    for (let i = 0; i < diff; i++) {
-      const rs = cleanable[i]!;
-      if ((rs.status?.replicas ?? 0) !== 0 || replicasOf(rs) !== 0) continue;
-      if ((rs.metadata?.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
+    for (const rs of replicaSetsToCleanup(oldRSs, d.spec?.revisionHistoryLimit)) {
       try {
         await this.replicaSets.delete(rs.metadata?.name ?? '', { namespace: rs.metadata?.namespace });
       } catch (err) {

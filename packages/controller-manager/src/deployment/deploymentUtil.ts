@@ -209,3 +209,23 @@ export function deploymentProgressing(d: Deployment, status: DeploymentStatus): 
     (status.availableReplicas ?? 0) > (old.availableReplicas ?? 0)
   );
 }
+
+/**
+ * The old ReplicaSets to delete beyond revisionHistoryLimit (cleanupDeployment): the lowest
+ * revisions first, only those scaled to 0 with no pods and an observed spec.
+ */
+export function replicaSetsToCleanup(oldRSs: readonly ReplicaSet[], limit: number | undefined): ReplicaSet[] {
+  if (limit === undefined || limit === null) return [];
+  const cleanable = oldRSs.filter((rs) => !rs.metadata?.deletionTimestamp);
+  const diff = cleanable.length - limit;
+  if (diff <= 0) return [];
+  return [...cleanable]
+    .sort(byRevision)
+    .slice(0, diff)
+    .filter(
+      (rs) =>
+        (rs.status?.replicas ?? 0) === 0 &&
+        replicasOf(rs) === 0 &&
+        (rs.metadata?.generation ?? 0) <= (rs.status?.observedGeneration ?? 0),
+    );
+}

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Node, Pod } from '@orch/api';
 import {
   buildConfigFromFlags,
+  EventBroadcaster,
+  eventSinkFor,
   LeaderElector,
   newResourceLock,
   resourceLockTypes,
@@ -38,10 +40,11 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
 
   const rest = restClientFor(cfg, ctx.name);
   const identity = `${hostname()}_${randomUUID()}`;
+  const broadcaster = new EventBroadcaster(eventSinkFor(rest), {
+    onError: (message) => logger.v(2).info(`Unable to write event: ${message}`),
+  });
   const client = new RestSchedulerClient(rest, {
-    component: cfg.profiles[0]!.schedulerName,
-    instance: identity,
-    onEventError: (err) => logger.v(2).info(`Unable to write event: ${err instanceof Error ? err.message : String(err)}`),
+    recorder: broadcaster.newRecorder({ component: cfg.profiles[0]!.schedulerName }),
   });
   const factory = new SharedInformerFactory(rest, {
     onHandlerError: (err) => logger.error(`event handler failed: ${err instanceof Error ? err.stack : String(err)}`),
@@ -112,6 +115,7 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
       abort.abort();
       await electing;
       await scheduler.stop();
+      await broadcaster.shutdown();
       await factory.shutdown();
       rest.close();
     },

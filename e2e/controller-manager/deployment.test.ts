@@ -1,0 +1,176 @@
+import { DeploymentKind, PodKind, ReplicaSetKind, type Deployment, type Pod } from '@orch/api';
+import { clientFor, SharedInformerFactory, type KubeObject } from '@orch/client';
+import { REVISION_ANNOTATION } from '@orch/controller-manager';
+import { eventually, startCluster, type Cluster } from './harness';
+
+jest.setTimeout(60_000);
+
+let cluster: Cluster;
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const NS = 'default';
+
+function deployment(name: string, replicas: number, image: string, strategy?: Deployment['spec'] extends infer S ? S extends { strategy?: infer T } ? T : never : never): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'web', image }] },
+      },
+      ...(strategy ? { strategy } : {}),
+    },
+  } as Deployment;
+}
+
+const ready = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+async function waitRolledOut(name: string, replicas: number): Promise<Deployment> {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  return eventually(async () => {
+    const d = await deployments.get(name, { namespace: NS });
+    const s = d.status ?? {};
+    return (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+      (s.updatedReplicas ?? 0) === replicas &&
+      (s.availableReplicas ?? 0) === replicas &&
+      (s.replicas ?? 0) === replicas
+      ? d
+      : undefined;
+  }, 30_000, `deployment ${name} to roll out ${replicas} replicas`);
+}
+
+test('a Deployment reaches 3 available replicas with revision 1 and kubectl rollout status succeeds', async () => {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  await deployments.create(deployment('web', 3, 'nginx:1.19'));
+  const d = await waitRolledOut('web', 3);
+  expect(d.metadata?.annotations?.[REVISION_ANNOTATION]).toBe('1');
+  expect(d.status?.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
+  expect(d.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable' });
+  const rss = (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=web' })).items;
+  expect(rss).toHaveLength(1);
+  const rs = rss[0]!;
+  const hash = rs.metadata?.labels?.['pod-template-hash'];
+  expect(rs.metadata?.name).toBe(`web-${hash}`);
+  expect(rs.spec?.selector?.matchLabels).toEqual({ app: 'web', 'pod-template-hash': hash });
+  expect(rs.metadata?.annotations).toMatchObject({
+    [REVISION_ANNOTATION]: '1',
+    'deployment.kubernetes.io/desired-replicas': '3',
+    'deployment.kubernetes.io/max-replicas': '4',
+  });
+  const out = await cluster.kubectl('rollout', 'status', 'deployment/web', '-n', NS, '--timeout=20s');
+  expect(out).toContain('successfully rolled out');
+});
+
+test('a template change rolls out within maxSurge/maxUnavailable, observed from the watch; then rollback', async () => {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  const replicas = 4;
+  await deployments.create(
+    deployment('roll', replicas, 'nginx:1.19', { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } }),
+  );
+  await waitRolledOut('roll', replicas);
+
+  // Watch pods: track every pod's readiness and existence.
+  const informers = new SharedInformerFactory(cluster.rest, {});
+  const podInformer = informers.informerFor<Pod>({ group: '', version: 'v1', resource: 'pods', namespaced: true });
+  let maxTotal = 0;
+  let minAvailable = Infinity;
+  const check = (): void => {
+    const pods = podInformer.lister().namespace(NS).list().filter((p: KubeObject) => (p.metadata?.labels ?? {}).app === 'roll');
+    const live = pods.filter((p) => !p.metadata?.deletionTimestamp);
+    maxTotal = Math.max(maxTotal, live.length);
+    minAvailable = Math.min(minAvailable, live.filter(ready).length);
+  };
+  podInformer.addEventHandler({ onAdd: check, onUpdate: check, onDelete: check });
+  informers.start();
+  await informers.waitForCacheSync();
+
+  await deployments.patch('roll', 'strategic', { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.20' }] } } } }, { namespace: NS });
+  const d2 = await eventually(async () => {
+    const d = await waitRolledOut('roll', replicas);
+    return d.metadata?.annotations?.[REVISION_ANNOTATION] === '2' ? d : undefined;
+  });
+  expect(d2.spec?.template?.spec?.containers?.[0]?.image).toBe('nginx:1.20');
+  await eventually(() => podInformer.lister().namespace(NS).list().filter((p) => p.metadata?.labels?.app === 'roll').length === replicas);
+  await informers.shutdown();
+  expect(maxTotal).toBeGreaterThan(replicas);
+  expect(maxTotal).toBeLessThanOrEqual(replicas + 1);
+  expect(minAvailable).toBeGreaterThanOrEqual(replicas - 1);
+  const pods = (await clientFor(cluster.rest, PodKind).list({ namespace: NS, labelSelector: 'app=roll' })).items;
+  expect(pods.every((p) => p.spec?.containers?.[0]?.image === 'nginx:1.20')).toBe(true);
+
+  // kubectl rollout undo patches the template back; the old ReplicaSet becomes revision 3.
+  const rs1 = (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=roll' })).items.find(
+    (rs) => rs.metadata?.annotations?.[REVISION_ANNOTATION] === '1',
+  )!;
+  await cluster.kubectl('rollout', 'undo', 'deployment/roll', '-n', NS);
+  const d3 = await eventually(async () => {
+    const d = await waitRolledOut('roll', replicas);
+    return d.metadata?.annotations?.[REVISION_ANNOTATION] === '3' ? d : undefined;
+  });
+  expect(d3.spec?.template?.spec?.containers?.[0]?.image).toBe('nginx:1.19');
+  const rss = (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=roll' })).items;
+  expect(rss).toHaveLength(2);
+  const reused = rss.find((rs) => rs.metadata?.uid === rs1.metadata?.uid)!;
+  expect(reused.metadata?.annotations?.[REVISION_ANNOTATION]).toBe('3');
+  expect(reused.metadata?.annotations?.['deployment.kubernetes.io/revision-history']).toBe('1');
+  expect(reused.spec?.replicas).toBe(replicas);
+});
+
+test('scale to 0 and back', async () => {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  await deployments.create(deployment('scale', 2, 'nginx:1.19'));
+  await waitRolledOut('scale', 2);
+  await cluster.kubectl('scale', 'deployment/scale', '--replicas=0', '-n', NS);
+  await waitRolledOut('scale', 0);
+  await eventually(async () => (await clientFor(cluster.rest, PodKind).list({ namespace: NS, labelSelector: 'app=scale' })).items.length === 0);
+  await cluster.kubectl('scale', 'deployment/scale', '--replicas=3', '-n', NS);
+  await waitRolledOut('scale', 3);
+  const rss = (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=scale' })).items;
+  expect(rss).toHaveLength(1);
+  expect(rss[0]!.metadata?.annotations?.['deployment.kubernetes.io/desired-replicas']).toBe('3');
+});
+
+test('Recreate: old pods are gone before new ones start', async () => {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  await deployments.create(deployment('recreate', 2, 'nginx:1.19', { type: 'Recreate' }));
+  await waitRolledOut('recreate', 2);
+  const informers = new SharedInformerFactory(cluster.rest, {});
+  const podInformer = informers.informerFor<Pod>({ group: '', version: 'v1', resource: 'pods', namespaced: true });
+  let overlap = false;
+  const check = (): void => {
+    const images = new Set(
+      podInformer.lister().namespace(NS).list()
+        .filter((p) => p.metadata?.labels?.app === 'recreate' && !p.metadata?.deletionTimestamp)
+        .map((p) => p.spec?.containers?.[0]?.image),
+    );
+    if (images.size > 1) overlap = true;
+  };
+  podInformer.addEventHandler({ onAdd: check, onUpdate: check, onDelete: check });
+  informers.start();
+  await informers.waitForCacheSync();
+  await deployments.patch('recreate', 'strategic', { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.20' }] } } } }, { namespace: NS });
+  await eventually(async () => {
+    const d = await waitRolledOut('recreate', 2);
+    return d.metadata?.annotations?.[REVISION_ANNOTATION] === '2' ? d : undefined;
+  });
+  await informers.shutdown();
+  expect(overlap).toBe(false);
+});
+
+test('deleting a Deployment garbage-collects its ReplicaSets and Pods', async () => {
+  const deployments = clientFor(cluster.rest, DeploymentKind);
+  await deployments.create(deployment('gc', 2, 'nginx:1.19'));
+  await waitRolledOut('gc', 2);
+  await deployments.delete('gc', { namespace: NS });
+  await eventually(async () => (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=gc' })).items.length === 0, 20_000, 'replica sets to go');
+  await eventually(async () => (await clientFor(cluster.rest, PodKind).list({ namespace: NS, labelSelector: 'app=gc' })).items.length === 0, 20_000, 'pods to go');
+});
