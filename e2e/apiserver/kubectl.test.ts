@@ -182,6 +182,16 @@ spec: {containers: [{name: c, image: busybox}]}
     expect(r.stderr).toContain('unknown field "datta"');
   });
 
+  it('answers kubectl auth can-i from RBAC', async () => {
+    expect((await k('auth', 'can-i', 'create', 'pods')).trim()).toBe('yes');
+    const scheduler = api.pki.kubeconfigs.scheduler!;
+    const bind = await kubectl(scheduler, ['auth', 'can-i', 'create', 'pods/binding', '-n', 'e2e']);
+    expect(bind.stdout.trim()).toBe('yes');
+    const secrets = await kubectl(scheduler, ['auth', 'can-i', 'delete', 'secrets', '-n', 'e2e']);
+    expect(secrets.stdout.trim()).toBe('no');
+    expect(secrets.code).toBe(1);
+  });
+
   it('explains fields from the OpenAPI documents', async () => {
     const out = await k('explain', 'deployment.spec.strategy');
     expect(out).toMatch(/KIND:\s+Deployment/);

@@ -1,6 +1,20 @@
-import { NamespaceKind, parseLabelSelector, PodKind, ReplicaSetKind, type OwnerReference, type Pod, type ReplicaSet } from '@orch/api';
+import {
+  NamespaceKind,
+  parseLabelSelector,
+  PodKind,
+  ReplicaSetKind,
+  type OwnerReference,
+  type Pod,
+  type ReplicaSet,
+} from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, Clientset, ControllerRefManager, getControllerOf, recheckDeletionTimestamp } from '@orch/client';
+import {
+  buildConfigFromFlags,
+  Clientset,
+  ControllerRefManager,
+  getControllerOf,
+  recheckDeletionTimestamp,
+} from '@orch/client';
 
 let api: TestAPIServer;
 let cs: Clientset;
@@ -29,16 +43,37 @@ describe('ControllerRefManager against orch-apiserver', () => {
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
       },
     });
-    const ours = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata!.uid!, controller: true, blockOwnerDeletion: true };
-    const theirs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'other', uid: '0c9f6a8e-0000-4000-8000-000000000001', controller: true };
+    const ours = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'web',
+      uid: rs.metadata!.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
+    const theirs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'other',
+      uid: '0c9f6a8e-0000-4000-8000-000000000001',
+      controller: true,
+    };
     const pods = cs.for(PodKind).namespace('claim');
     await pods.create(pod('owned', { app: 'web' }, [ours]));
     await pods.create(pod('orphan', { app: 'web' }));
     await pods.create(pod('orphan-labelled-other', { app: 'db' }));
-    await pods.create(pod('stale', { app: 'db' }, [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '0c9f6a8e-0000-4000-8000-000000000002' }, ours]));
+    await pods.create(
+      pod('stale', { app: 'db' }, [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '0c9f6a8e-0000-4000-8000-000000000002' },
+        ours,
+      ]),
+    );
     await pods.create(pod('foreign', { app: 'web' }, [theirs]));
 
     let rechecks = 0;
@@ -69,7 +104,13 @@ describe('ControllerRefManager against orch-apiserver', () => {
     const rss = cs.for(ReplicaSetKind).namespace('claim');
     const old = await rss.create({
       metadata: { name: 'gone' },
-      spec: { selector: { matchLabels: { app: 'gone' } }, template: { metadata: { labels: { app: 'gone' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'gone' } },
+        template: {
+          metadata: { labels: { app: 'gone' } },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        },
+      },
     });
     await rss.delete('gone');
     await rss.create({ ...old, metadata: { name: 'gone' } });
@@ -82,7 +123,9 @@ describe('ControllerRefManager against orch-apiserver', () => {
       client: pods,
       canAdopt: recheckDeletionTimestamp(() => rss.get('gone'), old.metadata!.uid!),
     });
-    await expect(manager.claim([await pods.get('lonely')])).rejects.toThrow(/can't adopt Pod claim\/lonely .*is gone/);
+    await expect(manager.claim([await pods.get('lonely')])).rejects.toThrow(
+      /can't adopt Pod claim\/lonely .*is gone/,
+    );
     expect((await pods.get('lonely')).metadata?.ownerReferences).toBeUndefined();
   });
 });

@@ -1,6 +1,12 @@
 import { EventKind, eventsV1, NamespaceKind, type ConfigMap } from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, Clientset, EventBroadcaster, eventSinkFor, EventsV1Broadcaster } from '@orch/client';
+import {
+  buildConfigFromFlags,
+  Clientset,
+  EventBroadcaster,
+  eventSinkFor,
+  EventsV1Broadcaster,
+} from '@orch/client';
 
 let api: TestAPIServer;
 let cs: Clientset;
@@ -50,15 +56,21 @@ describe('EventRecorder against orch-apiserver', () => {
         involvedObject: { kind: 'ConfigMap', name: 'subject', namespace: 'ev', uid: cm.metadata!.uid },
       });
       expect(patches).toHaveLength(2);
-      expect(patches[0]).toMatch(/^application\/merge-patch\+json \{"count":2,"lastTimestamp":"[^"]+","message":"synced ok"\}$/);
+      expect(patches[0]).toMatch(
+        /^application\/merge-patch\+json \{"count":2,"lastTimestamp":"[^"]+","message":"synced ok"\}$/,
+      );
 
       for (let i = 0; i < 12; i++) rec.event(cm, 'Warning', 'Failed', `attempt ${i} failed`);
       await b.flush();
-      const warnings = (await cs.for(EventKind).list({ namespace: 'ev', fieldSelector: 'reason=Failed' })).items;
+      const warnings = (await cs.for(EventKind).list({ namespace: 'ev', fieldSelector: 'reason=Failed' }))
+        .items;
       const combined = warnings.filter((w) => w.message?.startsWith('(combined from similar events): '));
       expect(warnings.length - combined.length).toBe(9);
       expect(combined).toHaveLength(1);
-      expect(combined[0]).toMatchObject({ count: 3, message: '(combined from similar events): attempt 11 failed' });
+      expect(combined[0]).toMatchObject({
+        count: 3,
+        message: '(combined from similar events): attempt 11 failed',
+      });
 
       // Unsupported types are dropped without throwing.
       expect(() => rec.event(cm, 'Bogus' as 'Normal', 'X', 'y')).not.toThrow();
@@ -72,7 +84,8 @@ describe('EventRecorder against orch-apiserver', () => {
     const b = new EventBroadcaster(eventSinkFor(cs.rest), { queueLength: 5 });
     const rec = b.newRecorder({ component: 'flood' });
     const start = performance.now();
-    for (let i = 0; i < 50; i++) rec.event({ ...cm, metadata: { ...cm.metadata, name: `o${i}` } }, 'Normal', 'Flood', `m${i}`);
+    for (let i = 0; i < 50; i++)
+      rec.event({ ...cm, metadata: { ...cm.metadata, name: `o${i}` } }, 'Normal', 'Flood', `m${i}`);
     expect(performance.now() - start).toBeLessThan(50);
     // The first is being written, five wait; the rest are dropped.
     expect(b.dropped).toBe(44);
@@ -90,7 +103,9 @@ describe('EventRecorder against orch-apiserver', () => {
       rec.eventf(cm, undefined, 'Normal', 'Scaled', 'Scale', 'scaled to 3');
       rec.eventf(cm, undefined, 'Normal', 'Scaled', 'Scale', 'scaled to 3');
       await b.flush();
-      let items = (await cs.for(eventsV1.EventsV1EventKind).list({ namespace: 'ev' })).items.filter((e) => e.reason === 'Scaled');
+      let items = (await cs.for(eventsV1.EventsV1EventKind).list({ namespace: 'ev' })).items.filter(
+        (e) => e.reason === 'Scaled',
+      );
       expect(items).toHaveLength(1);
       expect(items[0]).toMatchObject({
         reportingController: 'e2e.io/controller',
@@ -103,7 +118,9 @@ describe('EventRecorder against orch-apiserver', () => {
       expect(items[0]!.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
       b.syncSeries();
       await b.flush();
-      items = (await cs.for(eventsV1.EventsV1EventKind).list({ namespace: 'ev' })).items.filter((e) => e.reason === 'Scaled');
+      items = (await cs.for(eventsV1.EventsV1EventKind).list({ namespace: 'ev' })).items.filter(
+        (e) => e.reason === 'Scaled',
+      );
       expect(items[0]!.series?.count).toBe(3);
     } finally {
       await b.shutdown();

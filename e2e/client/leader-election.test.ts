@@ -3,7 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigMapKind, EndpointsKind, LeaseKind } from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, Clientset, LEADER_ANNOTATION, parseRecord, type ResourceLockType } from '@orch/client';
+import {
+  buildConfigFromFlags,
+  Clientset,
+  LEADER_ANNOTATION,
+  parseRecord,
+  type ResourceLockType,
+} from '@orch/client';
 
 const root = path.join(__dirname, '../..');
 const fixture = path.join(__dirname, 'fixtures/leader-candidate.js');
@@ -21,7 +27,10 @@ beforeAll(async () => {
   const source = path.join(root, 'packages/client/src/leaderelection/LeaderElector.ts');
   expect(fs.statSync(built).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(source).mtimeMs);
   api = await startTestAPIServer({ admissionPlugins: [] });
-  clientset = Clientset.forConfig({ ...buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config, qps: -1 });
+  clientset = Clientset.forConfig({
+    ...buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config,
+    qps: -1,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -37,7 +46,9 @@ interface Candidate {
 }
 
 function startCandidate(lockType: ResourceLockType, name: string): Promise<Candidate> {
-  const proc = spawn(process.execPath, [fixture, api.kubeconfig, lockType, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [fixture, api.kubeconfig, lockType, name], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const c: Candidate = {
     proc,
     identity: '',
@@ -96,7 +107,13 @@ function leading(c: Candidate): boolean {
   return last?.what === 'LEADING';
 }
 
-const lockTypes: ResourceLockType[] = ['leases', 'endpoints', 'configmaps', 'endpointsleases', 'configmapsleases'];
+const lockTypes: ResourceLockType[] = [
+  'leases',
+  'endpoints',
+  'configmaps',
+  'endpointsleases',
+  'configmapsleases',
+];
 
 describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
   it('keeps exactly one leader among 3 processes and fails over after kill -9 within lease + retry', async () => {
@@ -113,7 +130,11 @@ describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
       const killed = Date.now();
       killedAt.set(first, killed);
       await first.exited;
-      const second = await waitFor('a second leader', () => cands.find((c) => c !== first && leading(c)), 10_000);
+      const second = await waitFor(
+        'a second leader',
+        () => cands.find((c) => c !== first && leading(c)),
+        10_000,
+      );
       const took = second.lines.find((l) => l.what === 'LEADING')!.t - killed;
       expect(took).toBeLessThanOrEqual(LEASE_MS + RETRY_MS * (1 + 1.2) + 500);
       expect(took).toBeGreaterThanOrEqual(LEASE_MS - 600);
@@ -129,7 +150,11 @@ describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
         const kind = lockType.startsWith('endpoints') ? EndpointsKind : ConfigMapKind;
         const obj = await clientset.for(kind).get(name, { namespace: 'orch-system' });
         const record = parseRecord(obj.metadata!.annotations![LEADER_ANNOTATION]!);
-        expect(record).toMatchObject({ holderIdentity: second.identity, leaseDurationSeconds: 2, leaderTransitions: 1 });
+        expect(record).toMatchObject({
+          holderIdentity: second.identity,
+          leaseDurationSeconds: 2,
+          leaderTransitions: 1,
+        });
       }
 
       // Graceful stop releases: the third takes over at once instead of waiting a lease duration.

@@ -1,4 +1,12 @@
-import { ConfigMapKind, DeploymentKind, NamespaceKind, PodKind, ServiceAccountKind, type ConfigMap, type Pod } from '@orch/api';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  NamespaceKind,
+  PodKind,
+  ServiceAccountKind,
+  type ConfigMap,
+  type Pod,
+} from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import {
   buildConfigFromFlags,
@@ -38,7 +46,9 @@ function recordingClientset(contentType?: string): {
   rest.send = async (method, path, headers, body, signal) => {
     sent.push({ path: `${method} ${path}`, body: body?.toString('utf8') ?? '' });
     const res = await send(method, path, headers, body, signal);
-    seen.push(`${method} ${headers['Content-Type'] ?? '-'} -> ${res.statusCode} ${String(res.headers['content-type'] ?? '-')}`);
+    seen.push(
+      `${method} ${headers['Content-Type'] ?? '-'} -> ${res.statusCode} ${String(res.headers['content-type'] ?? '-')}`,
+    );
     return res;
   };
   return { cs: new Clientset(rest), seen, sent, close: () => rest.close() };
@@ -110,12 +120,22 @@ describe('typed clients over protobuf against orch-apiserver', () => {
       for (let i = 0; i < 50 && events.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
       watch.stop();
       expect(await done).toBeUndefined();
-      expect(events.map((e) => `${e.type} ${e.object.data?.a}`)).toEqual(['ADDED 1', 'MODIFIED 2', 'DELETED 2']);
+      expect(events.map((e) => `${e.type} ${e.object.data?.a}`)).toEqual([
+        'ADDED 1',
+        'MODIFIED 2',
+        'DELETED 2',
+      ]);
 
-      const protobufWrites = seen.filter((s) => /^(POST|PUT) application\/vnd\.orch\.protobuf -> 20\d application\/vnd\.orch\.protobuf/.test(s));
+      const protobufWrites = seen.filter((s) =>
+        /^(POST|PUT) application\/vnd\.orch\.protobuf -> 20\d application\/vnd\.orch\.protobuf/.test(s),
+      );
       expect(protobufWrites.length).toBeGreaterThanOrEqual(5);
       // Successful reads (get, list, watch) came back in protobuf too.
-      expect(seen.filter((s) => /^GET - -> 200/.test(s) && !/application\/vnd\.orch\.protobuf(;stream=watch)?$/.test(s))).toEqual([]);
+      expect(
+        seen.filter(
+          (s) => /^GET - -> 200/.test(s) && !/application\/vnd\.orch\.protobuf(;stream=watch)?$/.test(s),
+        ),
+      ).toEqual([]);
       expect(seen.filter((s) => /^GET - -> 200/.test(s)).length).toBeGreaterThanOrEqual(4);
     } finally {
       close();
@@ -152,17 +172,27 @@ describe('typed clients over protobuf against orch-apiserver', () => {
       expect(all.items.map((c) => c.metadata?.name)).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => `cm-${i}`));
       expect(all.metadata?.continue).toBeUndefined();
 
-      expect((await cms.patch('cm-0', 'merge', { data: { m: 'merge' } })).data).toEqual({ i: '0', m: 'merge' });
-      expect((await cms.patch('cm-0', 'json', [{ op: 'remove', path: '/data/i' }])).data).toEqual({ m: 'merge' });
+      expect((await cms.patch('cm-0', 'merge', { data: { m: 'merge' } })).data).toEqual({
+        i: '0',
+        m: 'merge',
+      });
+      expect((await cms.patch('cm-0', 'json', [{ op: 'remove', path: '/data/i' }])).data).toEqual({
+        m: 'merge',
+      });
       // Strategic merge patches are sent with their own content type (the server may not serve them yet).
       await cms.patch('cm-0', 'strategic', { metadata: { labels: { s: 'y' } } }).catch(() => undefined);
       expect(seen[seen.length - 1]).toMatch(/^PATCH application\/strategic-merge-patch\+json -> /);
       // Server-side apply: YAML content type, fieldManager and force in the query (the server may not serve it yet).
       await cms
-        .apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { k: 'v' } }, { fieldManager: 'e2e', force: true })
+        .apply(
+          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { k: 'v' } },
+          { fieldManager: 'e2e', force: true },
+        )
         .catch(() => undefined);
       expect(seen[seen.length - 1]).toMatch(/^PATCH application\/apply-patch\+yaml -> /);
-      expect(sent[sent.length - 1]!.path).toBe('PATCH /api/v1/namespaces/typed/configmaps/applied?fieldManager=e2e&force=true');
+      expect(sent[sent.length - 1]!.path).toBe(
+        'PATCH /api/v1/namespaces/typed/configmaps/applied?fieldManager=e2e&force=true',
+      );
       await cms.create({ metadata: { name: 'applied' } });
       await expect(cms.patch('cm-1', 'apply', {})).rejects.toThrow('fieldManager');
 
@@ -187,7 +217,10 @@ describe('typed clients over protobuf against orch-apiserver', () => {
     try {
       await cs.for(NamespaceKind).create({ metadata: { name: 'sub' } });
       const pods = cs.for(PodKind).namespace('sub');
-      const pod = await pods.create({ metadata: { name: 'b' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+      const pod = await pods.create({
+        metadata: { name: 'b' },
+        spec: { containers: [{ name: 'c', image: 'busybox' }] },
+      });
       await pods.bind(pod, 'node-1').catch(() => undefined);
       const bindRequest = sent[sent.length - 1]!;
       expect(bindRequest.path).toBe('POST /api/v1/namespaces/sub/pods/b/binding');
@@ -209,7 +242,9 @@ describe('typed clients over protobuf against orch-apiserver', () => {
 
       const sas = cs.for(ServiceAccountKind).namespace('sub');
       await sas.create({ metadata: { name: 'robot' } });
-      const tr = await sas.createToken('robot', { audiences: ['api'], expirationSeconds: 3600 }).catch(() => undefined);
+      const tr = await sas
+        .createToken('robot', { audiences: ['api'], expirationSeconds: 3600 })
+        .catch(() => undefined);
       expect(sent[sent.length - 1]!.path).toBe('POST /api/v1/namespaces/sub/serviceaccounts/robot/token');
       expect(JSON.parse(sent[sent.length - 1]!.body)).toMatchObject({
         apiVersion: 'authentication.k8s.io/v1',
@@ -219,7 +254,9 @@ describe('typed clients over protobuf against orch-apiserver', () => {
       if (tr) {
         expect(tr.status?.token).toBeTruthy();
       }
-      await expect(cs.for(ConfigMapKind).bind(pod, 'n')).rejects.toThrow('configmaps has no binding subresource');
+      await expect(cs.for(ConfigMapKind).bind(pod, 'n')).rejects.toThrow(
+        'configmaps has no binding subresource',
+      );
     } finally {
       close();
     }

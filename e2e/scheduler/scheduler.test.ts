@@ -75,6 +75,7 @@ describe('orch-scheduler against a real apiserver', () => {
           '--leader-elect-renew-deadline=1s',
           '--leader-elect-lease-duration=2s',
           '-v=4',
+          '--orch-api-content-type=application/json',
         ],
         stdout: { write: () => true },
         stderr: { write: (t: string) => stderr.push(t) },

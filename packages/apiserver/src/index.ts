@@ -31,3 +31,6 @@ export { daemonBin, startDaemon, waitHTTPS, repoRoot, type DaemonProcess } from 
 export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './storage/testing/etcd-cluster';
 export { freePort } from './storage/testing/free-port';
 export { httpsRequest, type HttpsResponse, type HttpsRequestOptions } from './testing/https-request';
+export { enableAccessControl, type AccessControlOptions, type AccessControl } from './reviews/access-control';
+export { AlwaysDenyAuthorizer } from './authz/authorizer';
+export { signServiceAccountToken, ServiceAccountTokenAuthenticator } from './authn/service-account-token';

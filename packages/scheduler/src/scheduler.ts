@@ -103,7 +103,12 @@ export class Scheduler {
     this.cache.run();
     this.loop = (async () => {
       while (!this.stopped) {
-        const more = await this.scheduleOne();
+        let more = true;
+        try {
+          more = await this.scheduleOne();
+        } catch (err) {
+          this.logger.error(`scheduling cycle failed: ${err instanceof Error ? err.stack : String(err)}`);
+        }
         if (!more) break;
         // Let informer events and binding answers in between pods.
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -141,6 +146,7 @@ export class Scheduler {
       return true;
     }
     if (this.skipPodSchedule(pod)) return true;
+    this.logger.v(3).info(`Attempting to schedule pod: ${podName(pod)}`);
     const cycle = this.queue.schedulingCycle;
     const attempt: Attempt = { pInfo, cycle, start: this.now() };
     const state = new CycleState();

@@ -7,6 +7,7 @@ import {
 } from '@orch/component-base';
 import { selectAdmissionPlugins } from '../admission/plugins';
 import { APIServer } from '../server/apiserver';
+import { enableAccessControl } from '../reviews/access-control';
 import { apiserverOptions } from './apiserver-config';
 import { createStorage } from './storage-factory';
 
@@ -30,19 +31,30 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
       ? `${options.advertiseAddress}:${options.securePort}`
       : undefined,
     tls,
-    clientCA: options.clientCAFile ? readFileSync(options.clientCAFile) : undefined,
-    anonymousAuth: options.anonymousAuth,
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
     admissionPlugins,
     version,
   });
-  await server.start();
+  // the system namespaces and policy exist, and requests are authenticated, before the port opens
   await server.bootstrap();
+  const access = await enableAccessControl(server, {
+    clientCA: options.clientCAFile ? readFileSync(options.clientCAFile) : undefined,
+    tokenAuthFile: options.tokenAuthFile || undefined,
+    serviceAccountKeyFiles: options.serviceAccountKeyFiles,
+    serviceAccountIssuers: options.serviceAccountIssuer ? [options.serviceAccountIssuer] : [],
+    anonymousAuth: options.anonymousAuth,
+    authorizationMode: options.authorizationModes,
+    serviceAccountSigningKey: options.serviceAccountSigningKeyFile
+      ? readFileSync(options.serviceAccountSigningKeyFile, 'utf8')
+      : undefined,
+  });
+  await server.start();
   ctx.logger.info(`Serving securely on ${server.address()}`);
   return {
     async stop() {
+      access.close();
       await server.close();
       await storage.close();
     },

@@ -19,6 +19,8 @@ import { StatusError, toStatusError, statusErrors } from '../errors/status-error
 import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
 import { GenericStore } from '../registry/generic-store';
 import { strategyFor } from '../registry/strategies';
+import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator';
+import { ServiceStorage } from '../registry/strategies/service-storage';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
 import type { VersionInfo } from '@orch/component-base';
@@ -58,6 +60,19 @@ export interface APIServerConfig {
   watchCache?: boolean;
   /** The address clients reach this server at (for discovery's serverAddressByClientCIDRs). */
   advertiseAddress?: string;
+  /** `--service-cluster-ip-range` (Kubernetes' default 10.0.0.0/24 when omitted). */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (30000-32767 when omitted). */
+  serviceNodePortRange?: string;
+}
+
+/** Resolves once `work` is done or found the object already there (409). */
+async function ignoreExisting(work: Promise<unknown>): Promise<void> {
+  try {
+    await work;
+  } catch (e) {
+    if (!(e instanceof StatusError && e.code === 409)) throw e;
+  }
 }
 
 /** Namespaces every cluster has. */
@@ -152,17 +167,22 @@ export class APIServer {
     return (this.server?.address() as AddressInfo | null)?.port ?? 0;
   }
 
-  async start(): Promise<void> {
-    if (this.config.watchCache !== false) {
-      for (const m of this.mapper.all()) {
-        const key = `${m.gvr.group}/${m.gvr.resource}`;
-        if (!m.preferred || m.declaration.virtual || this.cachers.has(key)) continue;
-        this.cachers.set(
-          key,
-          await Cacher.start(this.storage, { prefix: resourcePrefix(m.gvr.group, m.gvr.resource) }),
-        );
-      }
+  /** Starts the watch caches (once); every store created afterwards reads through its resource's cache. */
+  private async prepareStorage(): Promise<void> {
+    if (this.config.watchCache === false || this.cachers.size) return;
+    for (const m of this.mapper.all()) {
+      const key = `${m.gvr.group}/${m.gvr.resource}`;
+      if (!m.preferred || m.declaration.virtual || this.cachers.has(key)) continue;
+      this.cachers.set(
+        key,
+        await Cacher.start(this.storage, { prefix: resourcePrefix(m.gvr.group, m.gvr.resource) }),
+      );
     }
+  }
+
+  /** Listens. Call after bootstrap() and after authentication is configured. */
+  async start(): Promise<void> {
+    await this.prepareStorage();
     this.server = https.createServer(
       {
         cert: this.config.tls.cert,
@@ -183,22 +203,101 @@ export class APIServer {
     this.ready = true;
   }
 
-  /** Creates what every cluster starts with: the system namespaces. Idempotent. */
+  /**
+   * Creates what every cluster starts with: the system namespaces and the `default/kubernetes`
+   * Service with its Endpoints; installs the services registry with its cluster IP and node port
+   * allocator. Idempotent.
+   */
   async bootstrap(): Promise<void> {
     const namespaces = this.mapper.forResource('', 'v1', 'namespaces');
     if (!namespaces) return;
     const store = this.storeFor(namespaces);
     for (const name of bootstrapNamespaces) {
-      try {
-        await store.create(
+      await ignoreExisting(
+        store.create(
           { namespace: '', apiVersion: 'v1', dryRun: false },
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
           { fieldValidation: 'Strict', warnings: [] },
-        );
-      } catch (e) {
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
-      }
+        ),
+      );
     }
+    const services = this.mapper.forResource('', 'v1', 'services');
+    if (!services) return;
+    const allocator = new ServiceIPAllocator(
+      this.storage,
+      this.config.serviceClusterIPRange || undefined,
+      this.config.serviceNodePortRange || undefined,
+    );
+    const key = `${services.gvr.group}/${services.gvr.resource}`;
+    this.stores.set(
+      key,
+      new GenericStore(
+        new ServiceStorage(this.cachers.get(key) ?? this.storage, allocator),
+        strategyFor(services.declaration),
+        this.admission,
+      ),
+    );
+    await this.bootstrapKubernetesService(allocator.firstIP());
+  }
+
+  /** The `default/kubernetes` Service (the range's first IP, 443 → this server) and its Endpoints. */
+  private async bootstrapKubernetesService(clusterIP: string): Promise<void> {
+    const scope = { namespace: 'default', apiVersion: 'v1', dryRun: false };
+    const options = { fieldValidation: 'Strict' as const, warnings: [] };
+    const port = this.port();
+    const services = this.storeFor(this.mapper.forResource('', 'v1', 'services')!);
+    await ignoreExisting(
+      services.create(
+        scope,
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: {
+            name: 'kubernetes',
+            namespace: 'default',
+            labels: { component: 'apiserver', provider: 'kubernetes' },
+          },
+          spec: {
+            type: 'ClusterIP',
+            clusterIP,
+            ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }],
+            sessionAffinity: 'None',
+          },
+        },
+        options,
+      ),
+    );
+    const endpointsMapping = this.mapper.forResource('', 'v1', 'endpoints');
+    if (!endpointsMapping) return;
+    const host = this.address()
+      .replace(/:\d+$/, '')
+      .replace(/^\[(.*)\]$/, '$1');
+    const ip = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const endpoints = this.storeFor(endpointsMapping);
+    await endpoints.update(
+      scope,
+      'kubernetes',
+      (current) => {
+        const addresses = [
+          ...(
+            (current?.subsets as { addresses?: { ip: string }[] }[] | undefined)?.[0]?.addresses ?? []
+          ).filter((a) => a.ip !== ip),
+          { ip },
+        ];
+        return {
+          apiVersion: 'v1',
+          kind: 'Endpoints',
+          metadata: {
+            ...(current?.metadata ?? {}),
+            name: 'kubernetes',
+            namespace: 'default',
+            labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' },
+          },
+          subsets: [{ addresses, ports: [{ name: 'https', port, protocol: 'TCP' }] }],
+        };
+      },
+      options,
+    );
   }
 
   async close(): Promise<void> {

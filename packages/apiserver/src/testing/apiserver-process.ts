@@ -46,6 +46,7 @@ export async function startAPIServerProcess(
     `--service-account-key-file=${pki.files.serviceAccountPublicKey}`,
     `--service-account-signing-key-file=${pki.files.serviceAccountKey}`,
     '--service-account-issuer=https://orch.default.svc',
+    '--authorization-mode=RBAC',
     ...(options.etcdServers
       ? ['--storage-backend=etcd3', `--etcd-servers=${options.etcdServers.join(',')}`]
       : ['--storage-backend=embedded', `--embedded-storage-dir=${join(dataDir, 'data')}`]),

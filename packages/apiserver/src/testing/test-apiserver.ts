@@ -68,8 +68,8 @@ export async function startTestAPIServer(
     version,
     ...overrides,
   });
-  await server.start();
   await server.bootstrap();
+  await server.start();
   const url = `https://127.0.0.1:${server.port()}`;
   const kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(

@@ -1,4 +1,8 @@
-import { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS, UIDTrackingControllerExpectations } from './ControllerExpectations';
+import {
+  ControllerExpectations,
+  EXPECTATIONS_TIMEOUT_MS,
+  UIDTrackingControllerExpectations,
+} from './ControllerExpectations';
 
 describe('ControllerExpectations', () => {
   let now = 1_000_000;

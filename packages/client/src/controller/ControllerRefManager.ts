@@ -9,7 +9,10 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
 }
 
 /** The controller reference a controller sets on what it owns. */
-export function newControllerRef(owner: KubeObject, gvk: { apiVersion: string; kind: string }): OwnerReference {
+export function newControllerRef(
+  owner: KubeObject,
+  gvk: { apiVersion: string; kind: string },
+): OwnerReference {
   return {
     apiVersion: gvk.apiVersion,
     kind: gvk.kind,
@@ -31,10 +34,14 @@ export function recheckDeletionTimestamp(
   return async () => {
     const fresh = await getFresh();
     if (fresh.metadata?.uid !== uid) {
-      throw new Error(`original ${fresh.metadata?.namespace}/${fresh.metadata?.name} is gone: got uid ${fresh.metadata?.uid}, wanted ${uid}`);
+      throw new Error(
+        `original ${fresh.metadata?.namespace}/${fresh.metadata?.name} is gone: got uid ${fresh.metadata?.uid}, wanted ${uid}`,
+      );
     }
     if (fresh.metadata?.deletionTimestamp) {
-      throw new Error(`${fresh.metadata.namespace}/${fresh.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+      throw new Error(
+        `${fresh.metadata.namespace}/${fresh.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`,
+      );
     }
   };
 }
@@ -84,7 +91,10 @@ export class ControllerRefManager<T extends KubeObject> {
       }
     }
     if (errors.length > 0) {
-      throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '));
+      throw new AggregateError(
+        errors,
+        errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '),
+      );
     }
     return claimed;
   }
@@ -132,6 +142,7 @@ export class ControllerRefManager<T extends KubeObject> {
       } catch (err) {
         throw new Error(
           `can't adopt ${this.opts.client.declaration?.kind ?? 'object'} ${obj.metadata?.namespace}/${obj.metadata?.name} (${obj.metadata?.uid}): ${(err as Error).message}`,
+          { cause: err },
         );
       }
     }
@@ -143,7 +154,9 @@ export class ControllerRefManager<T extends KubeObject> {
         ? { op: 'add', path: '/metadata/ownerReferences/-', value: ref }
         : { op: 'add', path: '/metadata/ownerReferences', value: [ref] },
     ];
-    await this.opts.client.patch(obj.metadata?.name ?? '', 'json', patch, { namespace: obj.metadata?.namespace });
+    await this.opts.client.patch(obj.metadata?.name ?? '', 'json', patch, {
+      namespace: obj.metadata?.namespace,
+    });
   }
 
   /** Removes the controller's owner reference; a vanished or already changed object is ignored. */
@@ -158,7 +171,9 @@ export class ControllerRefManager<T extends KubeObject> {
       { op: 'remove', path: `/metadata/ownerReferences/${index}` },
     ];
     try {
-      await this.opts.client.patch(obj.metadata?.name ?? '', 'json', patch, { namespace: obj.metadata?.namespace });
+      await this.opts.client.patch(obj.metadata?.name ?? '', 'json', patch, {
+        namespace: obj.metadata?.namespace,
+      });
     } catch (err) {
       // Gone, or no longer carrying the reference where we saw it: nothing to release.
       if (isNotFound(err) || isInvalid(err)) {

@@ -91,7 +91,8 @@ export class EventBroadcaster {
     };
     return {
       event: (object, type, reason, message) => record(object, undefined, type, reason, message),
-      annotatedEvent: (object, annotations, type, reason, message) => record(object, annotations, type, reason, message),
+      annotatedEvent: (object, annotations, type, reason, message) =>
+        record(object, annotations, type, reason, message),
     };
   }
 
@@ -127,7 +128,9 @@ export class EventBroadcaster {
   private enqueue(event: Event): void {
     if (!this.queue.push(event) && !this.queue.stopped.aborted) {
       this.dropped++;
-      this.opts.onError?.(`event queue full, dropping event ${event.reason} on ${event.involvedObject?.name}`);
+      this.opts.onError?.(
+        `event queue full, dropping event ${event.reason} on ${event.involvedObject?.name}`,
+      );
     }
   }
 

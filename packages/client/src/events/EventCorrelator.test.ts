@@ -65,7 +65,13 @@ describe('EventCorrelator', () => {
     expect(results.filter((s) => !s)).toHaveLength(25);
     expect(results.slice(25)).toEqual([true, true, true, true, true]);
     // Another object has its own bucket.
-    expect(c.correlate(ev('x', { involvedObject: { kind: 'Pod', namespace: 'ns', name: 'db', uid: 'u2', apiVersion: 'v1' } })).skip).toBe(false);
+    expect(
+      c.correlate(
+        ev('x', {
+          involvedObject: { kind: 'Pod', namespace: 'ns', name: 'db', uid: 'u2', apiVersion: 'v1' },
+        }),
+      ).skip,
+    ).toBe(false);
     now += 299_000;
     expect(c.correlate(ev('m0')).skip).toBe(true);
     now += 1_000;

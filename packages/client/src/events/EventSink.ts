@@ -15,6 +15,8 @@ export function eventSinkFor(rest: RestClient): EventSink {
   return {
     create: (event) => events.create(event, { namespace: event.metadata?.namespace ?? '' }),
     patch: (event, patch) =>
-      events.patch(event.metadata?.name ?? '', 'merge', patch, { namespace: event.metadata?.namespace ?? '' }),
+      events.patch(event.metadata?.name ?? '', 'merge', patch, {
+        namespace: event.metadata?.namespace ?? '',
+      }),
   };
 }

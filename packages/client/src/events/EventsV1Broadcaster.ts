@@ -66,7 +66,10 @@ export class EventsV1Broadcaster {
     this.timer.unref();
   }
 
-  newRecorder(reportingController: string, reportingInstance: string = `${reportingController}-${hostname()}`): EventsV1Recorder {
+  newRecorder(
+    reportingController: string,
+    reportingInstance: string = `${reportingController}-${hostname()}`,
+  ): EventsV1Recorder {
     return {
       eventf: (regarding, related, type, reason, action, note) => {
         if (type !== 'Normal' && type !== 'Warning') {
@@ -79,7 +82,10 @@ export class EventsV1Broadcaster {
         const event: EventsV1Event = {
           apiVersion: 'events.k8s.io/v1',
           kind: 'Event',
-          metadata: { name: `${reg.name ?? ''}.${eventNameSuffix(now)}`, namespace: reg.namespace || 'default' },
+          metadata: {
+            name: `${reg.name ?? ''}.${eventNameSuffix(now)}`,
+            namespace: reg.namespace || 'default',
+          },
           eventTime: formatMicroTime(new Date(now)),
           regarding: reg,
           ...(rel ? { related: rel } : {}),
@@ -147,7 +153,12 @@ export class EventsV1Broadcaster {
     try {
       if (job.series) {
         try {
-          await this.events.patch(job.event.metadata?.name ?? '', 'merge', { series: job.event.series }, { namespace: ns });
+          await this.events.patch(
+            job.event.metadata?.name ?? '',
+            'merge',
+            { series: job.event.series },
+            { namespace: ns },
+          );
           return;
         } catch (err) {
           if (!isNotFound(err)) {
@@ -158,7 +169,9 @@ export class EventsV1Broadcaster {
       await this.events.create(job.event, { namespace: ns });
     } catch (err) {
       this.opts.onError?.(
-        err instanceof StatusError ? `server rejected event ${job.event.metadata?.name}` : 'unable to write event',
+        err instanceof StatusError
+          ? `server rejected event ${job.event.metadata?.name}`
+          : 'unable to write event',
         err,
       );
     }

@@ -20,7 +20,9 @@ export class AnnotationLock implements ResourceLock {
     private readonly config: LockConfig,
   ) {
     const declaration = kind === 'endpoints' ? EndpointsKind : ConfigMapKind;
-    this.objects = clientFor(rest, declaration, { namespace: config.namespace }) as unknown as TypedClient<KubeObject>;
+    this.objects = clientFor(rest, declaration, {
+      namespace: config.namespace,
+    }) as unknown as TypedClient<KubeObject>;
   }
 
   async get(signal?: AbortSignal): Promise<LockState> {
@@ -54,7 +56,10 @@ export class AnnotationLock implements ResourceLock {
     this.object = await this.objects.update(
       {
         ...this.object,
-        metadata: { ...metadata, annotations: { ...metadata.annotations, [LEADER_ANNOTATION]: JSON.stringify(record) } },
+        metadata: {
+          ...metadata,
+          annotations: { ...metadata.annotations, [LEADER_ANNOTATION]: JSON.stringify(record) },
+        },
       },
       signal ? { signal } : {},
     );

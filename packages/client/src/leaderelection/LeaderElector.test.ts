@@ -33,7 +33,8 @@ class MemoryLock implements ResourceLock {
     this.seenRv = ++this.store.rv;
   }
   async update(record: LeaderElectionRecord): Promise<void> {
-    if (this.store.failWrites.has(this.id)) throw new StatusError({ code: 503, reason: 'ServiceUnavailable', message: 'down' });
+    if (this.store.failWrites.has(this.id))
+      throw new StatusError({ code: 503, reason: 'ServiceUnavailable', message: 'down' });
     if (this.seenRv !== this.store.rv) throw conflict();
     this.store.record = { ...record };
     this.seenRv = ++this.store.rv;
@@ -48,7 +49,12 @@ class MemoryLock implements ResourceLock {
 
 const timing = { leaseDurationMs: 600, renewDeadlineMs: 400, retryPeriodMs: 50 };
 
-function candidate(store: Store, id: string, log: string[], extra: Partial<LeaderElectionConfig> = {}): LeaderElector {
+function candidate(
+  store: Store,
+  id: string,
+  log: string[],
+  extra: Partial<LeaderElectionConfig> = {},
+): LeaderElector {
   return new LeaderElector({
     lock: new MemoryLock(store, id),
     ...timing,
@@ -73,15 +79,33 @@ describe('LeaderElector', () => {
   it('validates the timing rules of client-go', () => {
     const lock = new MemoryLock(new Store(), 'a');
     const callbacks = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
-    expect(() => validateLeaderElectionConfig({ lock, callbacks, leaseDurationMs: 10, renewDeadlineMs: 10, retryPeriodMs: 1 })).toThrow(
-      'leaseDuration must be greater than renewDeadline',
-    );
-    expect(() => validateLeaderElectionConfig({ lock, callbacks, leaseDurationMs: 15, renewDeadlineMs: 10, retryPeriodMs: 9 })).toThrow(
-      'renewDeadline must be greater than retryPeriod*JitterFactor',
-    );
-    expect(() => validateLeaderElectionConfig({ lock: new MemoryLock(new Store(), ''), callbacks, leaseDurationMs: 15, renewDeadlineMs: 10, retryPeriodMs: 2 })).toThrow(
-      'Lock identity is empty',
-    );
+    expect(() =>
+      validateLeaderElectionConfig({
+        lock,
+        callbacks,
+        leaseDurationMs: 10,
+        renewDeadlineMs: 10,
+        retryPeriodMs: 1,
+      }),
+    ).toThrow('leaseDuration must be greater than renewDeadline');
+    expect(() =>
+      validateLeaderElectionConfig({
+        lock,
+        callbacks,
+        leaseDurationMs: 15,
+        renewDeadlineMs: 10,
+        retryPeriodMs: 9,
+      }),
+    ).toThrow('renewDeadline must be greater than retryPeriod*JitterFactor');
+    expect(() =>
+      validateLeaderElectionConfig({
+        lock: new MemoryLock(new Store(), ''),
+        callbacks,
+        leaseDurationMs: 15,
+        renewDeadlineMs: 10,
+        retryPeriodMs: 2,
+      }),
+    ).toThrow('Lock identity is empty');
   });
 
   it('creates the lock, records transitions, and stops a leader that cannot renew before another takes over', async () => {
@@ -96,7 +120,11 @@ describe('LeaderElector', () => {
     const runB = b.run(stopB.signal);
     await new Promise((r) => setTimeout(r, 300));
     expect(b.getLeader()).toBe('a');
-    expect(store.record).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 1, leaderTransitions: 0 });
+    expect(store.record).toMatchObject({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 1,
+      leaderTransitions: 0,
+    });
 
     // a's writes fail from now on: it must stop within renewDeadline of its last renewal, and b may
     // only take over a lease duration after it last saw the record change.

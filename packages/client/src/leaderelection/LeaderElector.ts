@@ -145,7 +145,10 @@ export class LeaderElector {
           renewed = true;
           break;
         }
-        const wait = Math.min(this.config.retryPeriodMs, lastRenew + this.config.renewDeadlineMs - this.now());
+        const wait = Math.min(
+          this.config.retryPeriodMs,
+          lastRenew + this.config.renewDeadlineMs - this.now(),
+        );
         if (wait <= 0) {
           break;
         }

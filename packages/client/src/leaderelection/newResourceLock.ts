@@ -5,7 +5,13 @@ import { MultiLock } from './MultiLock';
 import type { LockConfig, ResourceLock } from './ResourceLock';
 
 /** The --leader-elect-resource-lock values. */
-export const resourceLockTypes = ['leases', 'endpoints', 'configmaps', 'endpointsleases', 'configmapsleases'] as const;
+export const resourceLockTypes = [
+  'leases',
+  'endpoints',
+  'configmaps',
+  'endpointsleases',
+  'configmapsleases',
+] as const;
 export type ResourceLockType = (typeof resourceLockTypes)[number];
 
 /** Builds the lock named by --leader-elect-resource-lock. */

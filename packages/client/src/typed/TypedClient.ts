@@ -1,4 +1,13 @@
-import type { Binding, DeleteOptions as DeleteOptionsBody, Eviction, KindDeclaration, RESTMapping, Scale, Status, TokenRequest } from '@orch/api';
+import type {
+  Binding,
+  DeleteOptions as DeleteOptionsBody,
+  Eviction,
+  KindDeclaration,
+  RESTMapping,
+  Scale,
+  Status,
+  TokenRequest,
+} from '@orch/api';
 import { apiVersionOf } from '@orch/api';
 import { PatchType, type QueryParams, type Request, type Verb } from '../rest/Request';
 import type { RestClient } from '../rest/RestClient';
@@ -93,7 +102,11 @@ export class TypedClient<T extends KubeObject = KubeObject> {
 
   /** The same client with calls going to `namespace` unless a call says otherwise. */
   namespace(namespace: string): TypedClient<T> {
-    return new TypedClient<T>(this.rest, { resource: this.resource, declaration: this.declaration }, namespace);
+    return new TypedClient<T>(
+      this.rest,
+      { resource: this.resource, declaration: this.declaration },
+      namespace,
+    );
   }
 
   /** The apiVersion of objects of this client (`v1`, `apps/v1`). */
@@ -114,7 +127,13 @@ export class TypedClient<T extends KubeObject = KubeObject> {
     return req;
   }
 
-  private named(verb: Verb, name: string, opts: CallOptions, namespace?: string, subresource?: string): Request {
+  private named(
+    verb: Verb,
+    name: string,
+    opts: CallOptions,
+    namespace?: string,
+    subresource?: string,
+  ): Request {
     const req = this.request(verb, opts, namespace).name(name);
     return subresource ? req.subresource(subresource) : req;
   }
@@ -126,9 +145,7 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   get(name: string, opts: GetOptions = {}): Promise<T> {
-    return this.named('GET', name, opts)
-      .param('resourceVersion', opts.resourceVersion)
-      .do<T>();
+    return this.named('GET', name, opts).param('resourceVersion', opts.resourceVersion).do<T>();
   }
 
   /** One list request (one chunk when `limit` is set). */
@@ -237,7 +254,15 @@ export class TypedClient<T extends KubeObject = KubeObject> {
 
   /** Deletes every object matching the list options. */
   deleteCollection(opts: DeleteOptions & ListOptions = {}): Promise<Status | KubeList<T>> {
-    const { namespace: _n, signal: _s, preconditions: _p, dryRun, propagationPolicy, gracePeriodSeconds, ...list } = opts;
+    const {
+      namespace: _n,
+      signal: _s,
+      preconditions: _p,
+      dryRun,
+      propagationPolicy,
+      gracePeriodSeconds,
+      ...list
+    } = opts;
     const req = this.request('DELETE', opts).params(list as QueryParams);
     this.deleteParams(req, { dryRun, propagationPolicy, gracePeriodSeconds });
     return req.do<Status | KubeList<T>>();
@@ -250,7 +275,11 @@ export class TypedClient<T extends KubeObject = KubeObject> {
       gracePeriodSeconds: opts.gracePeriodSeconds,
     });
     if (opts.preconditions) {
-      const body: DeleteOptionsBody = { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: opts.preconditions };
+      const body: DeleteOptionsBody = {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        preconditions: opts.preconditions,
+      };
       req.body(JSON.stringify(body), 'application/json');
     }
   }
@@ -263,7 +292,12 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** POST to a subresource (`binding`, `eviction`, `token`). */
-  createSubresource<R = unknown>(name: string, subresource: string, body: unknown, opts: WriteOptions = {}): Promise<R> {
+  createSubresource<R = unknown>(
+    name: string,
+    subresource: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): Promise<R> {
     const { namespace: _n, signal: _s, ...query } = opts;
     return this.named('POST', name, opts, undefined, subresource)
       .params(query as QueryParams)
@@ -272,7 +306,12 @@ export class TypedClient<T extends KubeObject = KubeObject> {
   }
 
   /** PUT of a subresource. */
-  updateSubresource<R = unknown>(name: string, subresource: string, body: unknown, opts: WriteOptions = {}): Promise<R> {
+  updateSubresource<R = unknown>(
+    name: string,
+    subresource: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): Promise<R> {
     const { namespace: _n, signal: _s, ...query } = opts;
     return this.named('PUT', name, opts, undefined, subresource)
       .params(query as QueryParams)
@@ -304,14 +343,21 @@ export class TypedClient<T extends KubeObject = KubeObject> {
     const binding: Binding = {
       apiVersion: 'v1',
       kind: 'Binding',
-      metadata: { name, ...(namespace ? { namespace } : {}), ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) },
+      metadata: {
+        name,
+        ...(namespace ? { namespace } : {}),
+        ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}),
+      },
       target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
     };
     return this.createSubresource<Status>(name, 'binding', binding, { ...opts, namespace });
   }
 
   /** Evicts a pod (POST pods/{name}/eviction); a disruption budget may refuse with 429. */
-  async evict(name: string, opts: WriteOptions & { deleteOptions?: Omit<DeleteOptionsBody, 'apiVersion' | 'kind'> } = {}): Promise<Status> {
+  async evict(
+    name: string,
+    opts: WriteOptions & { deleteOptions?: Omit<DeleteOptionsBody, 'apiVersion' | 'kind'> } = {},
+  ): Promise<Status> {
     this.requireSubresource('eviction');
     const { deleteOptions, ...write } = opts;
     const sub = this.declaration?.subresources?.eviction as { group?: string; version?: string } | undefined;
@@ -320,13 +366,19 @@ export class TypedClient<T extends KubeObject = KubeObject> {
       apiVersion: apiVersionOf(sub?.group ?? 'policy', sub?.version ?? 'v1'),
       kind: 'Eviction',
       metadata: { name, ...(namespace ? { namespace } : {}) },
-      ...(deleteOptions ? { deleteOptions: { apiVersion: 'v1', kind: 'DeleteOptions', ...deleteOptions } } : {}),
+      ...(deleteOptions
+        ? { deleteOptions: { apiVersion: 'v1', kind: 'DeleteOptions', ...deleteOptions } }
+        : {}),
     } as Eviction;
     return this.createSubresource<Status>(name, 'eviction', eviction, write);
   }
 
   /** Requests a token for a service account (POST serviceaccounts/{name}/token). */
-  async createToken(name: string, spec: TokenRequest['spec'], opts: WriteOptions = {}): Promise<TokenRequest> {
+  async createToken(
+    name: string,
+    spec: TokenRequest['spec'],
+    opts: WriteOptions = {},
+  ): Promise<TokenRequest> {
     this.requireSubresource('token');
     const request: TokenRequest = {
       apiVersion: 'authentication.k8s.io/v1',

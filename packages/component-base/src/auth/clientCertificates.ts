@@ -44,7 +44,11 @@ function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
  * authentication, and lead through presented intermediates (CAs, valid now) to a bundle certificate.
  * Returns the leaf, or undefined when the chain does not verify.
  */
-export function verifyClientChain(chain: X509Certificate[], roots: X509Certificate[], now = Date.now()): X509Certificate | undefined {
+export function verifyClientChain(
+  chain: X509Certificate[],
+  roots: X509Certificate[],
+  now = Date.now(),
+): X509Certificate | undefined {
   const leaf = chain[0];
   if (!leaf || !validAt(leaf, now)) {
     return undefined;

@@ -17,7 +17,10 @@ export interface SubjectAccessReviewOptions {
  * Non-resource requests authorized with a SubjectAccessReview against the API server; allowed and
  * denied answers are cached for their own TTLs. A review that fails denies (uncached).
  */
-export function subjectAccessReviewAuthorizer(rest: RestClient, options: SubjectAccessReviewOptions): Authorize {
+export function subjectAccessReviewAuthorizer(
+  rest: RestClient,
+  options: SubjectAccessReviewOptions,
+): Authorize {
   const reviews = clientFor(rest, SubjectAccessReviewKind);
   const cache = new TtlCache<AuthorizationDecision>(4096, options.clock);
   const privileged = options.alwaysAllowGroups ?? ['system:masters'];
@@ -47,7 +50,10 @@ export function subjectAccessReviewAuthorizer(rest: RestClient, options: Subject
       const status = review.status ?? { allowed: false };
       decision = { allowed: status.allowed === true, ...(status.reason ? { reason: status.reason } : {}) };
     } catch (err) {
-      return { allowed: false, reason: `error contacting the authorization server: ${(err as Error).message}` };
+      return {
+        allowed: false,
+        reason: `error contacting the authorization server: ${(err as Error).message}`,
+      };
     }
     cache.set(key, decision, decision.allowed ? options.allowedTtlMs : options.deniedTtlMs);
     return decision;

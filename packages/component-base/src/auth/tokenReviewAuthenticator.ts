@@ -23,7 +23,10 @@ export interface TokenReviewOptions {
  * are cached for the TTL, keyed by the token's hash. A review that fails is not cached and the
  * request is refused.
  */
-export function tokenReviewAuthenticator(rest: RestClient, options: TokenReviewOptions): RequestAuthenticator {
+export function tokenReviewAuthenticator(
+  rest: RestClient,
+  options: TokenReviewOptions,
+): RequestAuthenticator {
   const reviews = clientFor(rest, TokenReviewKind);
   const cache = new TtlCache<UserInfo | Error>(4096, options.clock);
   return async (req) => {

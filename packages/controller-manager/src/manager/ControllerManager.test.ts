@@ -1,0 +1,69 @@
+import { FlagError } from '@orch/component-base';
+import { SharedInformerFactory, type KubeObject, type RestClient } from '@orch/client';
+import type { ControllerContext, ControllerDescriptor } from '../controller/ControllerContext';
+import { MemoryEventRecorder } from '../controller/EventRecorder';
+import { RESOURCES } from '../controller/resources';
+import { MemoryListerWatchers } from '../testing/MemoryListerWatchers';
+import { ControllerManager } from './ControllerManager';
+
+describe('--controllers', () => {
+  test('* runs every built controller that is on by default', () => {
+    const { run, notBuilt } = ControllerManager.enabled(['*']);
+    expect(run).toEqual(['cronjob', 'deployment', 'garbagecollector', 'job', 'namespace', 'replicaset', 'serviceaccount']);
+    expect(notBuilt).toContain('statefulset');
+    expect(notBuilt).not.toContain('bootstrapsigner');
+  });
+
+  test('-name disables, name enables a disabled-by-default one', () => {
+    expect(ControllerManager.enabled(['*', '-deployment']).run).not.toContain('deployment');
+    expect(ControllerManager.enabled(['job']).run).toEqual(['job']);
+    expect(ControllerManager.enabled(['*', 'tokencleaner']).notBuilt).toContain('tokencleaner');
+  });
+
+  test('an unknown name is an error naming it', () => {
+    expect(() => ControllerManager.enabled(['*', 'nosuch'])).toThrow(FlagError);
+    expect(() => ControllerManager.enabled(['*', '-nosuch'])).toThrow('"nosuch" is not in the list of known controllers');
+  });
+});
+
+describe('starting controllers', () => {
+  test('workers come from the concurrency flag, informers are shared and started, unbuilt ones are noted', async () => {
+    const memory = new MemoryListerWatchers();
+    memory.put(RESOURCES.pods, { metadata: { name: 'p', namespace: 'ns' } });
+    const informers = new SharedInformerFactory(undefined, { listerWatcherFor: memory.listerWatcherFor });
+    const seen: { name: string; workers: number; synced: boolean }[] = [];
+    const fake = (name: string, flag?: string): ControllerDescriptor => ({
+      concurrencyFlag: flag,
+      start(ctx: ControllerContext) {
+        const informer = ctx.informers.informerFor<KubeObject>(RESOURCES.pods);
+        const entry = { name, workers: ctx.workers, synced: false };
+        seen.push(entry);
+        const timer = setInterval(() => {
+          if (informer.hasSynced()) entry.synced = true;
+        }, 5);
+        return { stop: async () => clearInterval(timer) };
+      },
+    });
+    const notices: string[] = [];
+    const manager = new ControllerManager({
+      controllers: ['deployment', 'replicaset', 'statefulset'],
+      informers,
+      clientFor: async () => ({}) as RestClient,
+      recorderFor: () => new MemoryEventRecorder(),
+      workers: (flag) => (flag === 'concurrent-deployment-syncs' ? 7 : undefined),
+      logger: { info: (m) => notices.push(m), warning: () => {}, error: () => {} },
+      registry: { deployment: fake('deployment', 'concurrent-deployment-syncs'), replicaset: fake('replicaset', 'concurrent-replicaset-syncs') },
+    });
+    expect(await manager.start()).toEqual(['deployment', 'replicaset']);
+    expect(notices).toContain('"statefulset" is enabled but not built into this controller manager yet; skipping');
+    expect(seen.map((s) => [s.name, s.workers])).toEqual([
+      ['deployment', 7],
+      ['replicaset', 1],
+    ]);
+    const deadline = Date.now() + 5000;
+    while (!seen.every((s) => s.synced) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.every((s) => s.synced)).toBe(true);
+    expect(informers.informerFor(RESOURCES.pods).lister().namespace('ns').get('p')).toBeDefined();
+    await manager.stop();
+  });
+});

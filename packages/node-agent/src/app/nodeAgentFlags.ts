@@ -1,0 +1,127 @@
+import {
+  clientConnectionFlags,
+  featureGateFlags,
+  flag,
+  loggingFlags,
+  type FlagSetSpec,
+  type FlagSpec,
+} from '@orch/component-base';
+import { SIMULATED_EXIT_CODE_ANNOTATION } from '../runtime/podTimeline';
+
+/** `--kubeconfig`, `--master` and `--orch-api-*` with the node agent's defaults (qps 50, burst 100). */
+function nodeAgentClientFlags(): FlagSpec[] {
+  return clientConnectionFlags('controller-manager').map((f) => {
+    if (f.name === 'orch-api-qps') return { ...f, default: 50 };
+    if (f.name === 'orch-api-burst') return { ...f, default: 100 };
+    return f;
+  });
+}
+
+function simulationFlags(): FlagSpec[] {
+  return [
+    flag({
+      name: 'nodes',
+      type: 'int32',
+      default: 1,
+      help: 'Number of simulated nodes this process runs.',
+    }),
+    flag({
+      name: 'node-name-prefix',
+      type: 'string',
+      default: 'orch-node',
+      help: 'Simulated nodes are named <prefix>-<i>, counting from 0.',
+    }),
+    flag({
+      name: 'hostname-override',
+      type: 'string',
+      help: 'With --nodes=1, the name of the single node instead of <prefix>-0.',
+    }),
+    flag({
+      name: 'node-labels',
+      type: 'stringList',
+      help: 'Labels to add when registering the nodes, as key=value pairs separated by commas.',
+    }),
+    flag({
+      name: 'register-with-taints',
+      type: 'stringList',
+      help: 'Register the nodes with the given list of taints (comma separated "<key>=<value>:<effect>").',
+    }),
+    flag({ name: 'node-cpu', type: 'string', default: '4', help: 'CPU capacity of each node.' }),
+    flag({ name: 'node-memory', type: 'string', default: '16Gi', help: 'Memory capacity of each node.' }),
+    flag({ name: 'node-pods', type: 'int32', default: 110, help: 'Pod capacity of each node.' }),
+    flag({
+      name: 'node-ephemeral-storage',
+      type: 'string',
+      default: '100Gi',
+      help: 'Ephemeral storage capacity of each node.',
+    }),
+    flag({
+      name: 'node-reserved',
+      type: 'stringList',
+      help: 'Resources reserved for the system on each node, subtracted from capacity to give allocatable (e.g. cpu=100m,memory=512Mi).',
+    }),
+    flag({
+      name: 'pod-start-latency',
+      type: 'duration',
+      default: 0,
+      help: 'How long a pod stays ContainerCreating before its containers run.',
+    }),
+    flag({
+      name: 'pod-run-duration',
+      type: 'duration',
+      default: 3000,
+      help:
+        'How long the containers of a pod with restartPolicy Never or OnFailure run before they exit. ' +
+        `A pod annotated ${SIMULATED_EXIT_CODE_ANNOTATION}: "<n>" exits with code n instead of 0 (n != 0 fails it, ` +
+        'and makes restartPolicy Always pods crash-loop).',
+    }),
+    flag({
+      name: 'node-writers',
+      type: 'int32',
+      default: 32,
+      help: 'Most API writes (leases, node and pod status) in flight at once.',
+    }),
+  ];
+}
+
+function heartbeatFlags(): FlagSpec[] {
+  return [
+    flag({
+      name: 'node-status-update-frequency',
+      type: 'duration',
+      default: 10_000,
+      help: 'How often each node computes its status; it is posted when it changed or --node-status-report-frequency elapsed.',
+    }),
+    flag({
+      name: 'node-status-report-frequency',
+      type: 'duration',
+      default: 300_000,
+      help: 'How often each node posts its status when nothing changed.',
+    }),
+    flag({
+      name: 'node-lease-duration-seconds',
+      type: 'int32',
+      default: 40,
+      help: 'Duration of the node leases in seconds; each lease is renewed every quarter of it.',
+    }),
+  ];
+}
+
+function generalFlags(): FlagSpec[] {
+  return [
+    flag({ name: 'help', shorthand: 'h', type: 'bool', help: 'help for orch-node-agent' }),
+    flag({ name: 'version', type: 'version', default: 'false', help: 'Print version information and quit' }),
+  ];
+}
+
+/** Every flag orch-node-agent accepts, in Kubernetes-style help sections. */
+export function nodeAgentFlagSets(): FlagSetSpec[] {
+  return [
+    { name: 'Simulation', flags: simulationFlags() },
+    { name: 'Heartbeat', flags: heartbeatFlags() },
+    { name: 'Client connection', flags: nodeAgentClientFlags() },
+    { name: 'Feature gate', flags: featureGateFlags() },
+    { name: 'Logs', flags: loggingFlags() },
+    { name: 'Generic', flags: generalFlags() },
+  ];
+}

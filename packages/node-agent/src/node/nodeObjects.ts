@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import {
+  formatMicroTime,
+  formatTime,
+  parseQuantity,
+  type Lease,
+  type Node,
+  type Taint,
+} from '@orch/api';
+import { nodeInternalIP, nodePodCIDR } from './addresses';
+
+/** Namespace of the node leases. */
+export const NODE_LEASE_NAMESPACE = 'orch-node-lease';
+/** The runtime a simulated node reports. */
+export const SIMULATED_RUNTIME_VERSION = 'orch-sim://1.0';
+/** Port the kubelet endpoint is advertised on. */
+export const KUBELET_PORT = 10250;
+
+/** Everything that makes one simulated node. */
+export interface SimulatedNode {
+  name: string;
+  index: number;
+  labels: Record<string, string>;
+  taints: Taint[];
+  capacity: Record<string, string>;
+  allocatable: Record<string, string>;
+  internalIP: string;
+  podCIDR: string;
+  /** Version string reported as kubeletVersion and kubeProxyVersion. */
+  version: string;
+  /** Changes each time the agent starts, as a node's boot ID does on reboot. */
+  bootID: string;
+}
+
+export interface SimulatedNodeOptions {
+  labels: Record<string, string>;
+  taints: Taint[];
+  capacity: Record<string, string>;
+  reserved: Record<string, string>;
+  version: string;
+  bootID: string;
+}
+
+type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
+type NodeStatus = NonNullable<Node['status']>;
+
+/** Capacity minus reserved resources, never below zero (the kubelet's allocatable). */
+export function allocatable(capacity: Record<string, string>, reserved: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(capacity)) {
+    const r = reserved[name];
+    if (r === undefined) {
+      out[name] = value;
+      continue;
+    }
+    const left = parseQuantity(value).sub(parseQuantity(r));
+    out[name] = left.sign() < 0 ? '0' : left.toString();
+  }
+  return out;
+}
+
+/** The description of the `index`-th simulated node called `name`. */
+export function simulatedNode(name: string, index: number, opts: SimulatedNodeOptions): SimulatedNode {
+  return {
+    name,
+    index,
+    labels: {
+      'kubernetes.io/hostname': name,
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'node.kubernetes.io/instance-type': 'simulated',
+      // The kubelet's beta labels, still read by older tools.
+      'beta.kubernetes.io/os': 'linux',
+      'beta.kubernetes.io/arch': 'amd64',
+      ...opts.labels,
+    },
+    taints: opts.taints,
+    capacity: opts.capacity,
+    allocatable: allocatable(opts.capacity, opts.reserved),
+    internalIP: nodeInternalIP(index),
+    podCIDR: nodePodCIDR(index),
+    version: opts.version,
+    bootID: opts.bootID,
+  };
+}
+
+/** 32 stable hex digits derived from a name. */
+function stableHex(name: string, salt: string): string {
+  return createHash('sha256').update(`${salt}/${name}`).digest('hex').slice(0, 32);
+}
+
+function asUUID(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The Node object a simulated node registers (status is posted separately through nodes/status). */
+export function nodeObject(node: SimulatedNode): Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: node.name,
+      labels: { ...node.labels },
+      annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
+    spec: {
+      podCIDR: node.podCIDR,
+      podCIDRs: [node.podCIDR],
+      ...(node.taints.length > 0 ? { taints: node.taints.map((t) => ({ ...t })) } : {}),
+    },
+  } as Node;
+}
+
+/**
+ * Brings an existing Node in line with the agent's description, as the kubelet reconciles on
+ * re-registration: its labels and taints are added; others' labels and taints are kept.
+ */
+export function reconcileNode(existing: Node, node: SimulatedNode): Node {
+  const taints = [...(existing.spec?.taints ?? [])];
+  for (const t of node.taints) {
+    if (!taints.some((e) => e.key === t.key && e.effect === t.effect)) taints.push({ ...t });
+  }
+  return {
+    ...existing,
+    metadata: { ...existing.metadata, labels: { ...existing.metadata?.labels, ...node.labels } },
+    spec: {
+      ...existing.spec,
+      podCIDR: existing.spec?.podCIDR || node.podCIDR,
+      podCIDRs: existing.spec?.podCIDRs?.length ? existing.spec.podCIDRs : [node.podCIDR],
+      ...(taints.length > 0 ? { taints } : {}),
+    },
+  } as Node;
+}
+
+const CONDITIONS: readonly Omit<NodeCondition, 'lastHeartbeatTime' | 'lastTransitionTime'>[] = [
+  {
+    type: 'MemoryPressure',
+    status: 'False',
+    reason: 'KubeletHasSufficientMemory',
+    message: 'kubelet has sufficient memory available',
+  },
+  { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
+  { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+  { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+];
+
+/**
+ * The node's status at `now`: every condition heartbeats now; a condition keeps its
+ * lastTransitionTime from `previous` unless its status changed.
+ */
+export function nodeStatus(node: SimulatedNode, now: number, previous?: readonly NodeCondition[]): NodeStatus {
+  const heartbeat = formatTime(now);
+  const conditions = CONDITIONS.map((c) => {
+    const old = previous?.find((p) => p.type === c.type);
+    const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : heartbeat;
+    return { ...c, lastHeartbeatTime: heartbeat, lastTransitionTime };
+  });
+  return {
+    capacity: { ...node.capacity },
+    allocatable: { ...node.allocatable },
+    conditions,
+    addresses: [
+      { type: 'InternalIP', address: node.internalIP },
+      { type: 'Hostname', address: node.name },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+    nodeInfo: {
+      machineID: stableHex(node.name, 'machine-id'),
+      systemUUID: asUUID(stableHex(node.name, 'system-uuid')),
+      bootID: node.bootID,
+      kernelVersion: '6.1.0-orch-sim',
+      osImage: 'orch simulated node',
+      containerRuntimeVersion: SIMULATED_RUNTIME_VERSION,
+      kubeletVersion: node.version,
+      kubeProxyVersion: node.version,
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    },
+  } as NodeStatus;
+}
+
+/** The status without its heartbeat times, to tell a real change from a heartbeat. */
+export function statusWithoutHeartbeats(status: NodeStatus): string {
+  return JSON.stringify({
+    ...status,
+    conditions: status.conditions?.map(({ lastHeartbeatTime: _h, ...rest }) => rest),
+  });
+}
+
+/** The node's Lease renewed at `now`, owned by its Node as the kubelet's is. */
+export function nodeLease(node: SimulatedNode, durationSeconds: number, now: number, owner?: Node): Lease {
+  const uid = owner?.metadata?.uid;
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: node.name,
+      namespace: NODE_LEASE_NAMESPACE,
+      ...(uid
+        ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid }] }
+        : {}),
+    },
+    spec: { holderIdentity: node.name, leaseDurationSeconds: durationSeconds, renewTime: formatMicroTime(now) },
+  } as Lease;
+}
