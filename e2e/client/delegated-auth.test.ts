@@ -11,17 +11,16 @@ import {
   authorizationFlags,
   runDaemon,
   secureServingFlags,
+  DeferredDelegatedAuth,
   type DaemonSpec,
 } from '@orch/component-base';
-// The delegated-auth hooks are not exported from @orch/component-base's index yet (see report).
-import { DeferredDelegatedAuth } from '../../packages/component-base/src/auth/delegatedAuthFromFlags';
-// The secured test server (RBAC, token file, reviews) lives with the apiserver's access-control tests.
+// The secured test server (RBAC, token file, reviews) of the apiserver's access-control tests.
 import {
   issueTestCertificate,
   startSecuredServer,
   type SecuredServer,
   type TestCertificate,
-} from '../../packages/apiserver/src/reviews/access-test-support';
+} from '@orch/apiserver';
 
 let api: SecuredServer;
 let dir: string;
@@ -80,7 +79,7 @@ async function startDaemon(args: string[]): Promise<Daemon> {
     started = resolve;
     failed = reject;
   });
-  const spec: DaemonSpec = {
+  const spec: DaemonSpec<Record<string, unknown>> = {
     name: 'orch-test-daemon',
     flagSets: [
       { name: 'Secure serving', flags: secureServingFlags(0) },
@@ -124,7 +123,7 @@ async function startDaemon(args: string[]): Promise<Daemon> {
 function get(
   port: number,
   path: string,
-  opts: { token?: string; cert?: TestCertificate } = {},
+  opts: { token?: string; cert?: TestCertificate; headers?: Record<string, string | string[]> } = {},
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = https.request(
@@ -288,12 +287,10 @@ describe('delegated authentication and authorization of a daemon', () => {
       },
     });
     const cs = Clientset.forConfig(buildConfigFromFlags({ kubeconfig: secured.kubeconfig }).config);
-    await cs
-      .for(ClusterRoleKind)
-      .create({
-        metadata: { name: 'metrics-reader' },
-        rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
-      });
+    await cs.for(ClusterRoleKind).create({
+      metadata: { name: 'metrics-reader' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    });
     await cs.for(ClusterRoleBindingKind).create({
       metadata: { name: 'metrics-reader' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },

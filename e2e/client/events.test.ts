@@ -1,4 +1,4 @@
-import { EventKind, eventsV1, NamespaceKind, type ConfigMap } from '@orch/api';
+import { EventKind, eventsV1, NamespaceKind, type ConfigMapKind, type ObjectOf } from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import {
   buildConfigFromFlags,
@@ -7,6 +7,8 @@ import {
   eventSinkFor,
   EventsV1Broadcaster,
 } from '@orch/client';
+
+type ConfigMap = ObjectOf<typeof ConfigMapKind>;
 
 let api: TestAPIServer;
 let cs: Clientset;

@@ -11,7 +11,7 @@ import {
 } from '@orch/api';
 import { clientFor, isNotFound } from '@orch/client';
 import type { CronJobController } from '@orch/controller-manager';
-import { eventually, startCluster, type Cluster } from './harness';
+import { eventually, FAIL_ANNOTATION, startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -45,7 +45,9 @@ test('a Job with completions 3 and parallelism 2 completes', async () => {
     async () => {
       const job = await jobs.get('pi', { namespace: 'default' });
       maxActive = Math.max(maxActive, job.status?.active ?? 0);
-      return job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ? job : undefined;
+      return job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True')
+        ? job
+        : undefined;
     },
     30_000,
     'job to complete',
@@ -72,7 +74,9 @@ test('a CronJob */1 * * * * creates a Job when its minute comes (driven clock) a
   } as CronJob);
   const cron = cluster.manager.controller<CronJobController>('cronjob')!;
   const ownJobs = async (): Promise<Job[]> =>
-    (await jobs.list({ namespace: 'default' })).items.filter((j) => j.metadata?.ownerReferences?.[0]?.uid === created.metadata?.uid);
+    (await jobs.list({ namespace: 'default' })).items.filter(
+      (j) => j.metadata?.ownerReferences?.[0]?.uid === created.metadata?.uid,
+    );
 
   cluster.advance(61_000);
   await eventually(async () => {
@@ -89,19 +93,27 @@ test('a CronJob */1 * * * * creates a Job when its minute comes (driven clock) a
   expect(Date.parse(cj.status!.lastScheduleTime!)).toBe(minutes * 60_000);
 
   // The job completes (the fake kubelet succeeds its pod); a later run replaces it in the history.
-  await eventually(async () => (await jobs.get(first!.metadata!.name!, { namespace: 'default' })).status?.succeeded === 1);
+  await eventually(
+    async () => (await jobs.get(first!.metadata!.name!, { namespace: 'default' })).status?.succeeded === 1,
+  );
   cluster.advance(60_000);
   await eventually(async () => {
     await cron.syncAll();
     const names = (await ownJobs()).map((j) => j.metadata?.name);
     return names.includes(`tick-${minutes + 1}`) || names.includes(`tick-${minutes + 2}`);
   });
-  await eventually(async () => {
-    await cron.syncAll();
-    const all = await ownJobs();
-    const finished = all.filter((j) => j.status?.conditions?.some((c) => c.type === 'Complete'));
-    return finished.length === 1 && !all.some((j) => j.metadata?.name === first!.metadata!.name) ? true : undefined;
-  }, 20_000, 'history limit to remove the first job');
+  await eventually(
+    async () => {
+      await cron.syncAll();
+      const all = await ownJobs();
+      const finished = all.filter((j) => j.status?.conditions?.some((c) => c.type === 'Complete'));
+      return finished.length === 1 && !all.some((j) => j.metadata?.name === first!.metadata!.name)
+        ? true
+        : undefined;
+    },
+    20_000,
+    'history limit to remove the first job',
+  );
   await cronJobs.patch('tick', 'merge', { spec: { suspend: true } }, { namespace: 'default' });
 });
 
@@ -111,12 +123,21 @@ test('every namespace gets a default ServiceAccount; deleting a namespace remove
   await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } });
   await eventually(async () => serviceAccounts.get('default', { namespace: 'doomed' }));
   await serviceAccounts.delete('default', { namespace: 'doomed' });
-  await eventually(async () => {
-    const sa = await serviceAccounts.get('default', { namespace: 'doomed' });
-    return !sa.metadata?.deletionTimestamp;
-  }, 10_000, 'default service account to come back');
+  await eventually(
+    async () => {
+      const sa = await serviceAccounts.get('default', { namespace: 'doomed' });
+      return !sa.metadata?.deletionTimestamp;
+    },
+    10_000,
+    'default service account to come back',
+  );
 
-  await clientFor(cluster.rest, ConfigMapKind).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'doomed' }, data: { a: 'b' } });
+  await clientFor(cluster.rest, ConfigMapKind).create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cfg', namespace: 'doomed' },
+    data: { a: 'b' },
+  });
   await clientFor(cluster.rest, DeploymentKind).create({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -145,4 +166,77 @@ test('every namespace gets a default ServiceAccount; deleting a namespace remove
   );
   expect((await pods.list({ namespace: 'doomed' })).items).toHaveLength(0);
   expect((await clientFor(cluster.rest, ConfigMapKind).list({ namespace: 'doomed' })).items).toHaveLength(0);
+});
+
+test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; finished pods are kept', async () => {
+  const jobs = clientFor(cluster.rest, JobKind);
+  await jobs.create({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'fails', namespace: 'default' },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        metadata: { annotations: { [FAIL_ANNOTATION]: 'true' } },
+        spec: jobTemplate.spec.template.spec,
+      },
+    },
+  } as Job);
+  const job = await eventually(
+    async () => {
+      const j = await jobs.get('fails', { namespace: 'default' });
+      return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
+    },
+    20_000,
+    'the job to fail',
+  );
+  expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
+    status: 'True',
+    reason: 'BackoffLimitExceeded',
+    message: 'Job has reached the specified backoff limit',
+  });
+  expect(job.status).toMatchObject({ failed: 1 });
+  expect(job.status?.completionTime).toBeUndefined();
+  const pods = await clientFor(cluster.rest, PodKind).list({
+    namespace: 'default',
+    labelSelector: 'job-name=fails',
+  });
+  expect(pods.items.map((p) => p.status?.phase)).toEqual(['Failed']);
+});
+
+test('activeDeadlineSeconds fails a Job with DeadlineExceeded and deletes its active pods', async () => {
+  const jobs = clientFor(cluster.rest, JobKind);
+  cluster.pauseKubelet(true);
+  try {
+    await jobs.create({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'slow', namespace: 'default' },
+      spec: { activeDeadlineSeconds: 1, parallelism: 2, completions: 2, ...jobTemplate.spec },
+    } as Job);
+    const job = await eventually(
+      async () => {
+        const j = await jobs.get('slow', { namespace: 'default' });
+        return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
+      },
+      20_000,
+      'the deadline',
+    );
+    expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
+      reason: 'DeadlineExceeded',
+      message: 'Job was active longer than specified deadline',
+    });
+    expect(job.status).toMatchObject({ failed: 2 });
+    await eventually(
+      async () =>
+        (
+          await clientFor(cluster.rest, PodKind).list({
+            namespace: 'default',
+            labelSelector: 'job-name=slow',
+          })
+        ).items.length === 0,
+    );
+  } finally {
+    cluster.pauseKubelet(false);
+  }
 });

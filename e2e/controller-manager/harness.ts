@@ -10,7 +10,11 @@ import {
   SharedInformerFactory,
   type SharedIndexInformer,
 } from '@orch/client';
-import { ControllerManager, MemoryEventRecorder, type ControllerManagerOptions } from '@orch/controller-manager';
+import {
+  ControllerManager,
+  MemoryEventRecorder,
+  type ControllerManagerOptions,
+} from '@orch/controller-manager';
 
 const run = promisify(execFile);
 
@@ -27,13 +31,17 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/** Run-to-completion pods with this annotation fail instead of succeeding. */
+export const FAIL_ANNOTATION = 'e2e.orch.io/fail';
+
 /** The status the fake kubelet writes for a pod: Running and Ready, or Succeeded for run-to-completion pods. */
 export function kubeletStatus(pod: Pod, now: number): Record<string, unknown> {
   const t = formatTime(now);
   const names = (pod.spec?.containers ?? []).map((c) => c.name);
   if (pod.spec?.restartPolicy === 'Never' || pod.spec?.restartPolicy === 'OnFailure') {
+    const fail = pod.metadata?.annotations?.[FAIL_ANNOTATION] === 'true';
     return {
-      phase: 'Succeeded',
+      phase: fail ? 'Failed' : 'Succeeded',
       conditions: [
         { type: 'Initialized', status: 'True', lastTransitionTime: t },
         { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: t },
@@ -45,7 +53,14 @@ export function kubeletStatus(pod: Pod, now: number): Record<string, unknown> {
         restartCount: 0,
         image: 'busybox',
         imageID: '',
-        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: t, finishedAt: t } },
+        state: {
+          terminated: {
+            exitCode: fail ? 1 : 0,
+            reason: fail ? 'Error' : 'Completed',
+            startedAt: t,
+            finishedAt: t,
+          },
+        },
       })),
     };
   }
@@ -84,7 +99,11 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
     clientFor: async () => rest,
     recorderFor: () => new MemoryEventRecorder(),
     workers: () => 5,
-    logger: { info: () => {}, warning: () => {}, error: () => {} },
+    logger: {
+      info: () => {},
+      warning: () => {},
+      error: (m) => (process.env.E2E_LOG ? process.stderr.write(m + '\n') : undefined),
+    },
     now,
     ...overrides,
   });
@@ -103,15 +122,26 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
   const pending = new Set<string>();
   const handle = (pod: Pod): void => {
     const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
-    if (paused || pod.metadata?.deletionTimestamp || pod.status?.phase === 'Running' || pod.status?.phase === 'Succeeded') return;
+    if (
+      paused ||
+      pod.metadata?.deletionTimestamp ||
+      pod.status?.phase === 'Running' ||
+      pod.status?.phase === 'Succeeded'
+    )
+      return;
     if (pending.has(key)) return;
     pending.add(key);
     setTimeout(() => {
       pods
-        .patch(pod.metadata?.name ?? '', 'merge', { status: kubeletStatus(pod, Date.now()) }, {
-          namespace: pod.metadata?.namespace,
-          subresource: 'status',
-        })
+        .patch(
+          pod.metadata?.name ?? '',
+          'merge',
+          { status: kubeletStatus(pod, Date.now()) },
+          {
+            namespace: pod.metadata?.namespace,
+            subresource: 'status',
+          },
+        )
         .catch(() => undefined)
         .finally(() => pending.delete(key));
     }, 20);
@@ -144,7 +174,11 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
 }
 
 /** Polls until `fn` returns a value that is not undefined/false. */
-export async function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -154,7 +188,8 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false> | T
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -3,8 +3,12 @@ import { EndpointsKind, EventKind, NodeKind, PodKind, type Node, type Pod } from
 import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import { buildConfigFromFlags, clientFor, RestClient } from '@orch/client';
 import { daemonValidators, runDaemon } from '@orch/component-base';
-import { buildSchedulerConfig, orchSchedulerFlagSets, runScheduler, type SchedulerConfiguration } from '@orch/scheduler';
-
+import {
+  buildSchedulerConfig,
+  orchSchedulerFlagSets,
+  runScheduler,
+  type SchedulerConfiguration,
+} from '@orch/scheduler';
 
 async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -38,26 +42,24 @@ function pod(name: string, cpu: string, schedulerName?: string): Pod {
   } as Pod;
 }
 
+interface RunningScheduler {
+  stop(): Promise<number>;
+  exited: Promise<number>;
+}
+
 describe('orch-scheduler against a real apiserver', () => {
   let api: TestAPIServer;
   let rest: RestClient;
   let pods: ReturnType<typeof clientFor<typeof PodKind>>;
-  let signals: EventEmitter;
-  let daemon: Promise<number>;
   const stderr: string[] = [];
+  const running: RunningScheduler[] = [];
+  let first: RunningScheduler;
 
-  beforeAll(async () => {
-    api = await startTestAPIServer({ admissionPlugins: [] });
-    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
-    pods = clientFor(rest, PodKind, { namespace: 'default' });
-    const nodes = clientFor(rest, NodeKind);
-    for (const n of ['node-1', 'node-2', 'node-3']) {
-      // Status is reset on create, as in Kubernetes; the node agent reports it through nodes/status.
-      const created = await nodes.create(node(n));
-      await nodes.updateStatus({ ...created, status: node(n).status });
-    }
-    signals = new EventEmitter();
-    daemon = runDaemon<SchedulerConfiguration>(
+  /** Runs orch-scheduler in-process through runDaemon, as its bin does. */
+  function startScheduler(): RunningScheduler {
+    const signals = new EventEmitter();
+    const log: string[] = [];
+    const exited = runDaemon<SchedulerConfiguration>(
       {
         name: 'orch-scheduler',
         flagSets: orchSchedulerFlagSets(),
@@ -74,33 +76,63 @@ describe('orch-scheduler against a real apiserver', () => {
           '--leader-elect-retry-period=200ms',
           '--leader-elect-renew-deadline=1s',
           '--leader-elect-lease-duration=2s',
-          '-v=4',
-          '--orch-api-content-type=application/json',
+          '-v=2',
         ],
         stdout: { write: () => true },
-        stderr: { write: (t: string) => stderr.push(t) },
+        stderr: { write: (t: string) => (stderr.push(t), log.push(t)) },
         exit: () => undefined,
         signals,
       },
     );
+    // runDaemon listens for signals once the daemon runs: stop only after the caches synced.
+    const stop = async (): Promise<number> => {
+      await until(async () => (log.some((l) => l.includes('Caches synced')) ? true : undefined), 'startup');
+      signals.emit('SIGTERM');
+      return exited;
+    };
+    const r = { stop, exited };
+    running.push(r);
+    return r;
+  }
+
+  async function lockHolder(): Promise<string | undefined> {
+    const endpoints = clientFor(rest, EndpointsKind, { namespace: 'orch-system' });
+    const lock = await endpoints.get('orch-scheduler').catch(() => undefined);
+    const record = lock?.metadata?.annotations?.['control-plane.alpha.kubernetes.io/leader'];
+    return record
+      ? (JSON.parse(record) as { holderIdentity?: string }).holderIdentity || undefined
+      : undefined;
+  }
+
+  beforeAll(async () => {
+    api = await startTestAPIServer({ admissionPlugins: [] });
+    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
+    pods = clientFor(rest, PodKind, { namespace: 'default' });
+    const nodes = clientFor(rest, NodeKind);
+    for (const n of ['node-1', 'node-2', 'node-3']) {
+      // Status is reset on create, as in Kubernetes; the node agent reports it through nodes/status.
+      const created = await nodes.create(node(n));
+      await nodes.updateStatus({ ...created, status: node(n).status });
+    }
+    first = startScheduler();
   });
 
   afterAll(async () => {
-    if (process.env.SCHED_DEBUG) console.log(stderr.join(""));
-    signals?.emit("SIGTERM");
-    await daemon;
+    if (process.env.SCHED_DEBUG) console.log(stderr.join(''));
+    await Promise.all(running.map((r) => r.stop()));
     rest?.close();
     await api?.close();
   });
 
+  it('runs against an apiserver whose pods/binding assigns a node (what DefaultBinder relies on)', async () => {
+    const probe = await pods.create(pod('binding-probe', '10m', 'no-such-scheduler'));
+    await pods.bind(probe, 'node-1');
+    expect((await pods.get('binding-probe')).spec?.nodeName).toBe('node-1');
+  });
+
   it('takes the endpoints lock orch-system/orch-scheduler', async () => {
-    const endpoints = clientFor(rest, EndpointsKind, { namespace: 'orch-system' });
-    const lock = await until(
-      () => endpoints.get('orch-scheduler').catch(() => undefined),
-      'the leader election lock',
-    );
-    const record = JSON.parse(lock.metadata?.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}');
-    expect(record.holderIdentity).toMatch(/_/);
+    const holder = await until(lockHolder, 'the leader election lock');
+    expect(holder).toMatch(/_/);
   });
 
   it('binds pods through pods/binding, spread by least allocation', async () => {
@@ -122,7 +154,9 @@ describe('orch-scheduler against a real apiserver', () => {
       const found = list.items.find((e) => e.reason === 'Scheduled' && e.involvedObject?.name === 'web-0');
       return found;
     }, 'a Scheduled event');
-    expect(scheduled.message).toBe(`Successfully assigned default/web-0 to ${placed.find((p) => p.metadata?.name === 'web-0')!.spec!.nodeName}`);
+    expect(scheduled.message).toBe(
+      `Successfully assigned default/web-0 to ${placed.find((p) => p.metadata?.name === 'web-0')!.spec!.nodeName}`,
+    );
     expect(scheduled.type).toBe('Normal');
   });
 
@@ -155,5 +189,24 @@ describe('orch-scheduler against a real apiserver', () => {
     const foreign = await pods.get('foreign');
     expect(foreign.spec?.nodeName).toBeUndefined();
     expect(foreign.status?.conditions ?? []).toEqual([]);
+  });
+
+  it('hands over to a standby replica when the leader stops', async () => {
+    const leader = await until(lockHolder, 'a leader');
+    startScheduler();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await lockHolder()).toBe(leader);
+    expect(await first.stop()).toBe(0);
+    const next = await until(
+      async () => {
+        const h = await lockHolder();
+        return h && h !== leader ? h : undefined;
+      },
+      'the standby to take the lock',
+      5000,
+    );
+    expect(next).toMatch(/_/);
+    await pods.create(pod('after-takeover', '100m'));
+    await until(async () => (await pods.get('after-takeover')).spec?.nodeName, 'a binding by the new leader');
   });
 });

@@ -8,6 +8,7 @@ export * from './openapi';
 export * from './protobuf';
 export * from './util';
 export * from './patch';
+export * from './managedfields';
 export * as fieldErrors from './validation/field-error';
 export type { FieldError, FieldErrorType } from './validation/field-error';
 export {

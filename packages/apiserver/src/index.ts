@@ -34,3 +34,10 @@ export { httpsRequest, type HttpsResponse, type HttpsRequestOptions } from './te
 export { enableAccessControl, type AccessControlOptions, type AccessControl } from './reviews/access-control';
 export { AlwaysDenyAuthorizer } from './authz/authorizer';
 export { signServiceAccountToken, ServiceAccountTokenAuthenticator } from './authn/service-account-token';
+export { ServiceIPAllocator, AllocationError } from './registry/strategies/service-ip-allocator';
+export {
+  issueTestCertificate,
+  startSecuredServer,
+  type SecuredServer,
+  type TestCertificate,
+} from './reviews/access-test-support';

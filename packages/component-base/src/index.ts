@@ -137,3 +137,10 @@ export {
 
 // Certificates and kubeconfigs for clusters.
 export * from './certs';
+
+// Delegated authentication and authorization (TokenReview / SubjectAccessReview).
+export {
+  delegatedAuthFromFlags,
+  DeferredDelegatedAuth,
+  type DelegatedAuthHooks,
+} from './auth/delegatedAuthFromFlags';

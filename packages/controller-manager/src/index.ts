@@ -1,6 +1,11 @@
 // The daemon.
 export { controllerManagerDaemon } from './app/controllerManagerDaemon';
-export { COMPONENT_NAME, restConfigFromFlags, runControllerManager, type RunOptions } from './app/runControllerManager';
+export {
+  COMPONENT_NAME,
+  restConfigFromFlags,
+  runControllerManager,
+  type RunOptions,
+} from './app/runControllerManager';
 export { CONTROLLER_TOKEN_SECONDS, ServiceAccountCredentials } from './app/serviceAccountCredentials';
 
 // The manager.
@@ -14,17 +19,21 @@ export type {
   ControllerLogger,
   RunningController,
 } from './controller/ControllerContext';
-export { ApiEventRecorder, MemoryEventRecorder, type EventRecorder, type EventType } from './controller/EventRecorder';
-export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './controller/ControllerExpectations';
+export { MemoryEventRecorder } from './controller/MemoryEventRecorder';
 export { QueueController, deletedObject } from './controller/QueueController';
-export { adoptionPatch, claimObjects, releasePatch, type ClaimOwner } from './controller/claimObjects';
 export { deletableResources, mappingForKind } from './controller/discovery';
 export { isPodActive, isPodAvailable, isPodReady } from './controller/podUtil';
 
 // Controllers.
 export { DeploymentController, DEPLOYMENT_GVK } from './deployment/DeploymentController';
 export { computeHash, POD_TEMPLATE_HASH_LABEL, safeEncodeString } from './deployment/podTemplateHash';
-export { rollingUpdateStep, reconcileNewReplicaSet, reconcileOldReplicaSets, scalePlan, type ScaleAction } from './deployment/rolloutPlan';
+export {
+  rollingUpdateStep,
+  reconcileNewReplicaSet,
+  reconcileOldReplicaSets,
+  scalePlan,
+  type ScaleAction,
+} from './deployment/rolloutPlan';
 export {
   DESIRED_REPLICAS_ANNOTATION,
   MAX_REPLICAS_ANNOTATION,
@@ -40,7 +49,11 @@ export { JobController, jobPodFromTemplate } from './job/JobController';
 export { CronJobController, CRONJOB_SYNC_PERIOD_MS, jobFromTemplate } from './cronjob/CronJobController';
 export { jobNameFor, parseSchedule, unmetScheduleTimes, type Schedule } from './cronjob/schedule';
 export { GarbageCollector } from './garbagecollector/GarbageCollector';
+export { removeOwnerReferencesPatch } from './garbagecollector/removeOwnerReferencesPatch';
 export { decideDependent, type GCDecision, type OwnerLookup } from './garbagecollector/ownerClassification';
 export { NamespaceController, KUBERNETES_FINALIZER } from './namespace/NamespaceController';
 export { namespaceDeletionOrder } from './namespace/deletionOrder';
-export { ServiceAccountController, DEFAULT_SERVICE_ACCOUNTS } from './serviceaccount/ServiceAccountController';
+export {
+  ServiceAccountController,
+  DEFAULT_SERVICE_ACCOUNTS,
+} from './serviceaccount/ServiceAccountController';

@@ -85,7 +85,8 @@ export function addAllEventHandlers(
       }
       if (queued(pod)) {
         queue.delete(pod);
-        for (const fwk of sched.profiles.values()) fwk.getWaitingPod(pod.metadata?.uid ?? '')?.reject('pod deleted');
+        for (const fwk of sched.profiles.values())
+          fwk.getWaitingPod(pod.metadata?.uid ?? '')?.reject('pod deleted');
       }
     },
   });

@@ -21,7 +21,11 @@ export { Heap } from './queue/heap';
 export { PodNominator } from './queue/nominator';
 
 // Cache.
-export { DEFAULT_ASSUMED_POD_TTL_MS, SchedulerCache, type SchedulerCacheOptions } from './cache/schedulerCache';
+export {
+  DEFAULT_ASSUMED_POD_TTL_MS,
+  SchedulerCache,
+  type SchedulerCacheOptions,
+} from './cache/schedulerCache';
 
 // Framework.
 export { Code, Status, isSuccess } from './framework/status';
@@ -84,9 +88,17 @@ export {
   NodeUnschedulable,
   TAINT_NODE_UNSCHEDULABLE,
 } from './plugins/nodeunschedulable/nodeUnschedulable';
-export { TAINT_TOLERATION, TaintToleration, untoleratedTaintReason } from './plugins/tainttoleration/taintToleration';
+export {
+  TAINT_TOLERATION,
+  TaintToleration,
+  untoleratedTaintReason,
+} from './plugins/tainttoleration/taintToleration';
 export { toleratesTaint, tolerationsTolerateTaint } from './plugins/tainttoleration/tolerations';
-export { ERR_NODE_SELECTOR_NOT_MATCH, NODE_AFFINITY, NodeAffinity } from './plugins/nodeaffinity/nodeAffinity';
+export {
+  ERR_NODE_SELECTOR_NOT_MATCH,
+  NODE_AFFINITY,
+  NodeAffinity,
+} from './plugins/nodeaffinity/nodeAffinity';
 export { NodeSelectorMatcher, RequiredNodeAffinity } from './plugins/nodeaffinity/nodeSelectorMatcher';
 export {
   NODE_RESOURCES_FIT,

@@ -13,7 +13,8 @@ export function numFeasibleNodesToFind(numAllNodes: number, percentageOfNodesToS
   let percentage = percentageOfNodesToScore;
   if (percentage === 0) {
     percentage = 50 - Math.trunc(numAllNodes / 125);
-    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+      percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
   }
   const numNodes = Math.trunc((numAllNodes * percentage) / 100);
   return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;

@@ -47,7 +47,8 @@ describe('Scheduler with in-memory informers', () => {
 
   beforeEach(() => {
     cluster = new MemoryCluster();
-    for (const n of ['node-a', 'node-b', 'node-c']) cluster.addNode(makeNode(n, { allocatable: { cpu: '2', memory: '4Gi', pods: '110' } }));
+    for (const n of ['node-a', 'node-b', 'node-c'])
+      cluster.addNode(makeNode(n, { allocatable: { cpu: '2', memory: '4Gi', pods: '110' } }));
   });
 
   afterEach(async () => {
@@ -59,7 +60,8 @@ describe('Scheduler with in-memory informers', () => {
 
   it('binds pods, spreads them by least allocation and records Scheduled events', async () => {
     await start();
-    for (let i = 0; i < 6; i++) cluster.addPod(makePod(`web-${i}`, { requests: { cpu: '500m', memory: '512Mi' } }));
+    for (let i = 0; i < 6; i++)
+      cluster.addPod(makePod(`web-${i}`, { requests: { cpu: '500m', memory: '512Mi' } }));
     await until(() => cluster.bindings.length === 6, 'six bindings');
     const perNode = new Map<string, number>();
     for (const b of cluster.bindings) perNode.set(b.node, (perNode.get(b.node) ?? 0) + 1);
@@ -70,7 +72,9 @@ describe('Scheduler with in-memory informers', () => {
     await until(() => scheduler.cache.assumedPodCount() === 0, 'assumed pods confirmed');
     expect(scheduler.cache.nodeInfos().reduce((s, n) => s + n.requested.milliCPU, 0)).toBe(3000);
     const text = await metrics.metrics();
-    expect(text).toMatch(/scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 6/);
+    expect(text).toMatch(
+      /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} 6/,
+    );
     expect(text).toMatch(/scheduler_pending_pods\{queue="active"\} 0/);
   });
 
@@ -86,10 +90,17 @@ describe('Scheduler with in-memory informers', () => {
     });
     await until(() => !!cluster.pod('default', 'huge')?.status?.conditions?.length, 'condition');
     expect(cluster.pod('default', 'huge')?.status?.conditions).toEqual([
-      { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' },
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message: '0/3 nodes are available: 3 Insufficient cpu.',
+      },
     ]);
     expect(scheduler.queue.pendingPods().unschedulable).toBe(1);
-    expect(await metrics.metrics()).toMatch(/scheduler_schedule_attempts_total\{result="unschedulable",profile="default-scheduler"\} 1/);
+    expect(await metrics.metrics()).toMatch(
+      /scheduler_schedule_attempts_total\{result="unschedulable",profile="default-scheduler"\} 1/,
+    );
 
     // A bigger node is a cluster event: the pod is retried (after its backoff) and bound.
     cluster.addNode(makeNode('node-big', { allocatable: { cpu: '8', memory: '16Gi', pods: '110' } }));
@@ -97,7 +108,9 @@ describe('Scheduler with in-memory informers', () => {
   });
 
   it('aggregates different reasons, sorted', async () => {
-    cluster.addNode(makeNode('node-a', { allocatable: { cpu: '2', memory: '4Gi', pods: '110' }, unschedulable: true }));
+    cluster.addNode(
+      makeNode('node-a', { allocatable: { cpu: '2', memory: '4Gi', pods: '110' }, unschedulable: true }),
+    );
     cluster.addNode(
       makeNode('node-b', {
         allocatable: { cpu: '2', memory: '4Gi', pods: '110' },
@@ -125,7 +138,11 @@ describe('Scheduler with in-memory informers', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(cluster.bindings.map((b) => b.pod)).toEqual(['default/mine']);
     expect(nodeOf('other')).toBeUndefined();
-    expect(scheduler.cache.nodeInfo('node-a')!.pods.size + scheduler.cache.nodeInfo('node-b')!.pods.size + scheduler.cache.nodeInfo('node-c')!.pods.size).toBe(2);
+    expect(
+      scheduler.cache.nodeInfo('node-a')!.pods.size +
+        scheduler.cache.nodeInfo('node-b')!.pods.size +
+        scheduler.cache.nodeInfo('node-c')!.pods.size,
+    ).toBe(2);
   });
 
   it('schedules higher-priority pods first', async () => {
@@ -165,7 +182,9 @@ describe('Scheduler with in-memory informers', () => {
     registry.set('Gate', permitFactory);
     await start({
       registry,
-      profiles: [{ schedulerName: 'default-scheduler', plugins: { permit: { enabled: [{ name: 'Gate' }] } } }],
+      profiles: [
+        { schedulerName: 'default-scheduler', plugins: { permit: { enabled: [{ name: 'Gate' }] } } },
+      ],
     });
     cluster.addPod(makePod('gated'));
     const fwk = scheduler.profiles.get('default-scheduler')!;

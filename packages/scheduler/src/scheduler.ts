@@ -7,7 +7,12 @@ import { FitError, NO_NODES_AVAILABLE } from './framework/fitError';
 import { Framework } from './framework/framework';
 import type { PluginRegistry, QueuedPodInfo, SchedulerClient } from './framework/interfaces';
 import type { NodeInfo } from './framework/nodeInfo';
-import { DEFAULT_SCHEDULER_NAME, defaultPlugins, mergePluginSet, type ProfileConfig } from './framework/profile';
+import {
+  DEFAULT_SCHEDULER_NAME,
+  defaultPlugins,
+  mergePluginSet,
+  type ProfileConfig,
+} from './framework/profile';
 import { Code, type Status } from './framework/status';
 import { SchedulerMetrics, type AttemptResult } from './metrics/schedulerMetrics';
 import { inTreeRegistry } from './plugins/registry';
@@ -68,14 +73,19 @@ export class Scheduler {
       ...(opts.assumedPodTtlMs !== undefined ? { assumedPodTtlMs: opts.assumedPodTtlMs } : {}),
       now: this.now,
       onExpire: (pod) =>
-        this.logger.warning(`Pod ${pod.metadata?.namespace}/${pod.metadata?.name} expired in the scheduler cache`),
+        this.logger.warning(
+          `Pod ${pod.metadata?.namespace}/${pod.metadata?.name} expired in the scheduler cache`,
+        ),
     });
     const registry = opts.registry ?? inTreeRegistry();
     const queueSorts = new Set<string>();
     for (const profile of opts.profiles) {
       if (this.profiles.has(profile.schedulerName))
         throw new Error(`duplicate profile with scheduler name "${profile.schedulerName}"`);
-      const fwk = new Framework(profile, registry, { client: opts.client, nodeInfos: () => this.cache.nodeInfos() });
+      const fwk = new Framework(profile, registry, {
+        client: opts.client,
+        nodeInfos: () => this.cache.nodeInfos(),
+      });
       this.profiles.set(profile.schedulerName, fwk);
       queueSorts.add(JSON.stringify(mergePluginSet(defaultPlugins().queueSort, profile.plugins?.queueSort)));
     }
@@ -88,7 +98,9 @@ export class Scheduler {
       now: this.now,
       onMove: (event, moved) => this.logger.v(4).info(`${event}: moved ${moved} unschedulable pod(s)`),
     });
-    this.metrics = opts.metrics ? new SchedulerMetrics(opts.metrics, () => this.queue.pendingPods()) : undefined;
+    this.metrics = opts.metrics
+      ? new SchedulerMetrics(opts.metrics, () => this.queue.pendingPods())
+      : undefined;
   }
 
   /** Whether a profile handles pods with this scheduler name. */
@@ -157,7 +169,14 @@ export class Scheduler {
       if (err instanceof FitError) {
         const nominated = fwk.runPostFilterPlugins(state, pod, err.filteredNodeStatuses);
         this.logger.v(2).info(`Unable to schedule pod ${podName(pod)}; no fit; waiting: ${err.message}`);
-        this.recordFailure(fwk, attempt, err.message, REASON_UNSCHEDULABLE, 'unschedulable', nominated?.nominatedNodeName);
+        this.recordFailure(
+          fwk,
+          attempt,
+          err.message,
+          REASON_UNSCHEDULABLE,
+          'unschedulable',
+          nominated?.nominatedNodeName,
+        );
       } else {
         const message = err instanceof Error ? err.message : String(err);
         this.logger.error(`Error scheduling pod ${podName(pod)}, retrying: ${message}`);
@@ -218,7 +237,13 @@ export class Scheduler {
     this.cache.finishBinding(assumed);
     this.observe('scheduled', fwk, attempt);
     this.logger.v(2).info(`pod ${podName(assumed)} is bound successfully on node "${host}"`);
-    fwk.client.event(assumed, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${podName(assumed)} to ${host}`);
+    fwk.client.event(
+      assumed,
+      'Normal',
+      'Scheduled',
+      'Binding',
+      `Successfully assigned ${podName(assumed)} to ${host}`,
+    );
     fwk.runPostBindPlugins(state, assumed, host);
   }
 
@@ -251,7 +276,9 @@ export class Scheduler {
     const feasible = this.findNodesThatPassFilters(fwk, state, pod, nodes, statuses);
     if (feasible.length === 0) throw new FitError(pod, nodes.length, statuses);
     if (feasible.length === 1 || !fwk.hasScorePlugins()) {
-      return feasible.length === 1 ? feasible[0]!.name : feasible[Math.floor(this.random() * feasible.length)]!.name;
+      return feasible.length === 1
+        ? feasible[0]!.name
+        : feasible[Math.floor(this.random() * feasible.length)]!.name;
     }
     const preScore = fwk.runPreScorePlugins(state, pod, feasible);
     if (!preScore.isSuccess()) throw new Error(preScore.message());
@@ -328,18 +355,20 @@ export class Scheduler {
     const latest = this.opts.podLister
       ? this.opts.podLister(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '')
       : pod;
-    if (latest && latest.metadata?.uid === pod.metadata?.uid && !latest.spec?.nodeName && !this.stopped) {
-      this.queue.addUnschedulableIfNotPresent({ ...pInfo, pod: latest }, cycle);
-    }
-    if (nominatedNodeName) this.queue.nominator.add(pod, nominatedNodeName);
+    // A pod that is gone, was replaced or got bound meanwhile is neither requeued nor updated.
+    if (!latest || latest.metadata?.uid !== pod.metadata?.uid || latest.spec?.nodeName) return;
+    if (!this.stopped) this.queue.addUnschedulableIfNotPresent({ ...pInfo, pod: latest }, cycle);
+    if (nominatedNodeName) this.queue.nominator.add(latest, nominatedNodeName);
     fwk.client
       .updatePodCondition(
-        latest ?? pod,
+        latest,
         { type: 'PodScheduled', status: 'False', reason, message },
         nominatedNodeName,
       )
       .catch((err: unknown) =>
-        this.logger.error(`Error updating pod ${podName(pod)}: ${err instanceof Error ? err.message : String(err)}`),
+        this.logger.error(
+          `Error updating pod ${podName(pod)}: ${err instanceof Error ? err.message : String(err)}`,
+        ),
       );
   }
 }

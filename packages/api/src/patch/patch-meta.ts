@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { OrchKeyword } from '../schema/fields';
+import { isRequired, OrchKeyword } from '../schema/fields';
 import { listItems, mapValues, nodeShape } from '../validation/schema-node';
 import { retainKeysStrategy } from './directives';
 import { errUnknownField, StrategicMergeError } from './strategic-merge-error';
@@ -29,6 +29,16 @@ export interface PatchNode {
   field(key: string): PatchNode | undefined;
   /** A map's value node or a list's item node. */
   readonly elements: PatchNode | undefined;
+  /** `x-kubernetes-list-type` of a list ('' when not declared). */
+  readonly listType: '' | 'atomic' | 'set' | 'map';
+  /** `x-kubernetes-list-map-keys` of a list (empty when not declared). */
+  readonly listMapKeys: readonly string[];
+  /** `x-kubernetes-map-type` of a map or struct ('' when not declared). */
+  readonly mapType: '' | 'granular' | 'atomic';
+  /** The declared constant default of the node (undefined when none). */
+  readonly defaultValue: unknown;
+  /** The field is declared required (Go serializes it even when empty: it has no omitempty). */
+  readonly required: boolean;
 }
 
 type Node = TSchema & Record<string, unknown>;
@@ -51,8 +61,16 @@ function buildNode(raw: Node): PatchNode {
   const mergeKey = raw['x-kubernetes-patch-merge-key'];
   let fields: Map<string, PatchNode> | undefined;
   let elements: PatchNode | undefined;
+  const listType = raw['x-kubernetes-list-type'];
+  const listMapKeys = raw['x-kubernetes-list-map-keys'];
+  const mapType = raw['x-kubernetes-map-type'];
   return {
     shape,
+    listType: listType === 'atomic' || listType === 'set' || listType === 'map' ? listType : '',
+    listMapKeys: Array.isArray(listMapKeys) ? (listMapKeys as string[]) : [],
+    mapType: mapType === 'atomic' || mapType === 'granular' ? mapType : '',
+    defaultValue: raw.default,
+    required: isRequired(raw),
     typeName: goTypeNameOf(raw, shape),
     strategy,
     retainKeys,

@@ -144,10 +144,21 @@ export function validateManagedFields(entries: unknown, path: string, out: Field
   if (!Array.isArray(entries)) return out;
   entries.forEach((entry: unknown, i) => {
     if (!isObject(entry)) return;
+    const at = child(path, i);
+    const operation = str(entry.operation);
+    if (operation !== 'Apply' && operation !== 'Update') {
+      out.push(invalid(child(at, 'operation'), operation, 'must be `Apply` or `Update`'));
+    }
     const fieldsType = str(entry.fieldsType);
     if (fieldsType !== '' && fieldsType !== 'FieldsV1') {
-      out.push(invalid(child(child(path, i), 'fieldsType'), fieldsType, 'must be `FieldsV1`'));
+      out.push(invalid(child(at, 'fieldsType'), fieldsType, 'must be `FieldsV1`'));
     }
+    const manager = str(entry.manager);
+    if (Buffer.byteLength(manager) > 128) out.push(tooLong(child(at, 'manager'), manager, 128));
+    else if (/\p{C}/u.test(manager))
+      out.push(invalid(child(at, 'manager'), manager, 'must only contain printable characters'));
+    if (str(entry.subresource).length > 256)
+      out.push(tooLong(child(at, 'subresource'), entry.subresource, 256));
   });
   return out;
 }

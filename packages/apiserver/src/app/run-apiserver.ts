@@ -36,6 +36,8 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     requestTimeoutMs: options.requestTimeoutMs,
     admissionPlugins,
     version,
+    serviceClusterIPRange: options.serviceClusterIPRange,
+    serviceNodePortRange: options.serviceNodePortRange,
   });
   // the system namespaces and policy exist, and requests are authenticated, before the port opens
   await server.bootstrap();

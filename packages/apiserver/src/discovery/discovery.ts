@@ -6,6 +6,7 @@ import {
   type ScaleDeclaration,
   type SubresourceDeclaration,
 } from '@orch/api';
+import { parseAccept } from '../negotiation/media-type';
 
 export interface APIResource {
   name: string;
@@ -113,4 +114,109 @@ export class Discovery {
       resources: mappings.filter((m) => served(m.declaration)).flatMap(resourcesOf),
     };
   }
+}
+
+/** Versions of the aggregated discovery document served (apidiscovery.k8s.io), newest first. */
+export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
+const aggregatedVersions: readonly string[] = ['v2', 'v2beta1'];
+
+/** The Content-Type naming an aggregated discovery document of `version`. */
+export function aggregatedDiscoveryContentType(version: AggregatedDiscoveryVersion): string {
+  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+}
+
+/**
+ * Which document an Accept header asks /api or /apis for: the aggregated discovery list (in the first
+ * supported version it names) or, when a plain JSON range comes first or nothing matches, undefined
+ * for the plain document.
+ */
+export function aggregatedDiscoveryVersion(
+  accept: string | undefined,
+): AggregatedDiscoveryVersion | undefined {
+  for (const r of parseAccept(accept)) {
+    const json = (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')) || r.type === '*';
+    if (!json) continue;
+    if (r.params.as === undefined) return undefined;
+    if (
+      r.params.as === 'APIGroupDiscoveryList' &&
+      r.params.g === 'apidiscovery.k8s.io' &&
+      aggregatedVersions.includes(r.params.v ?? '')
+    )
+      return r.params.v as AggregatedDiscoveryVersion;
+  }
+  return undefined;
+}
+
+interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+interface DiscoverySubresource {
+  subresource: string;
+  responseKind: GroupVersionKind;
+  verbs: string[];
+}
+
+interface DiscoveryResource {
+  resource: string;
+  responseKind: GroupVersionKind;
+  scope: 'Namespaced' | 'Cluster';
+  singularResource: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: DiscoverySubresource[];
+}
+
+/** One group of the aggregated document with its versions (preferred first) and their resources. */
+function groupDiscovery(
+  mapper: RESTMapper,
+  group: string,
+  versions: string[],
+): { metadata: { name?: string; creationTimestamp: null }; versions: unknown[] } {
+  const out = versions.map((version) => {
+    const mappings = mapper
+      .all()
+      .filter((m) => m.gvk.group === group && m.gvk.version === version && served(m.declaration));
+    const resources: DiscoveryResource[] = [];
+    for (const m of mappings) {
+      const [main, ...subs] = resourcesOf(m);
+      const r: DiscoveryResource = {
+        resource: main!.name,
+        responseKind: { group, version, kind: main!.kind },
+        scope: main!.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: main!.singularName,
+        verbs: main!.verbs,
+      };
+      if (main!.shortNames) r.shortNames = main!.shortNames;
+      if (main!.categories) r.categories = main!.categories;
+      if (subs.length) {
+        r.subresources = subs.map((s) => ({
+          subresource: s.name.slice(main!.name.length + 1),
+          responseKind: { group: s.group ?? group, version: s.version ?? version, kind: s.kind },
+          verbs: s.verbs,
+        }));
+      }
+      resources.push(r);
+    }
+    return { version, resources, freshness: 'Current' };
+  });
+  return {
+    metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
+    versions: out,
+  };
+}
+
+/** The aggregated discovery document (APIGroupDiscoveryList) of /api (`core`) or /apis. */
+export function aggregatedDiscovery(
+  mapper: RESTMapper,
+  root: 'api' | 'apis',
+  version: AggregatedDiscoveryVersion,
+): Record<string, unknown> {
+  const items = [...mapper.groups()]
+    .filter(([g]) => (root === 'api' ? g === '' : g !== ''))
+    .map(([g, versions]) => groupDiscovery(mapper, g, versions));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }

@@ -16,7 +16,17 @@ import { parseListOptions } from '../registry/list-options';
 import { clone, type ApiObject } from '../registry/object';
 import type { RequestInfo } from '../request/request-info';
 import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
-import { parseDeleteOptions, parseDryRun, parseFieldManager, parseFieldValidation } from './write-options';
+import {
+  parseDeleteOptions,
+  parseDryRun,
+  parseFieldManager,
+  parseFieldValidation,
+  parseForce,
+  requireApplyManager,
+} from './write-options';
+import { applyPatch, decodeApplyPatch } from '../fieldmanager/apply-patch';
+import { fieldManagerFor } from '../fieldmanager/field-manager-for';
+import { managerOrUserAgent } from '../fieldmanager/manager-name';
 import { WatchStream } from './watch-stream';
 import type { UserInfo } from '../authn/authenticator';
 import type { CustomRequest, VirtualHandler } from '../registry/custom-handlers';
@@ -100,8 +110,7 @@ export class ResourceHandler {
             `the server does not allow this method on the requested resource`,
           );
         const dryRun = parseDryRun(req.query, 'CreateOptions');
-        parseFieldManager(req.query, 'CreateOptions');
-        const options = this.writeOptions(req, warnings);
+        const options = this.writeOptions(req, warnings, 'CreateOptions');
         const body = this.decodeObject(req, options);
         const created = await store.create(scope(dryRun), body, options);
         this.sendObject(req, res, 201, created, decl, warnings, pretty);
@@ -109,16 +118,15 @@ export class ResourceHandler {
       }
       case 'update': {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
-        parseFieldManager(req.query, 'UpdateOptions');
-        const options = this.writeOptions(req, warnings);
+        const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
         const { object, created } = await store.update(scope(dryRun), info.name, () => body, options);
         this.sendObject(req, res, created ? 201 : 200, object, decl, warnings, pretty);
         return;
       }
       case 'patch': {
-        const object = await this.patch(req, store, scope, warnings, '');
-        this.sendObject(req, res, 200, object, decl, warnings, pretty);
+        const { object, created } = await this.patch(req, store, scope, warnings, '');
+        this.sendObject(req, res, created ? 201 : 200, object, decl, warnings, pretty);
         return;
       }
       case 'delete': {
@@ -157,8 +165,25 @@ export class ResourceHandler {
     }
   }
 
-  private writeOptions(req: ApiRequest, warnings: string[]): WriteOptions {
-    return { fieldValidation: parseFieldValidation(req.query), warnings };
+  /**
+   * Options of a write; with `optionsKind` (CreateOptions, UpdateOptions, PatchOptions) the write records
+   * an Update operation for its field manager (the fieldManager parameter or the User-Agent's prefix).
+   */
+  private writeOptions(
+    req: ApiRequest,
+    warnings: string[],
+    optionsKind?: string,
+    managedAs?: { apiVersion: string; subresource: string },
+  ): WriteOptions {
+    const options: WriteOptions = { fieldValidation: parseFieldValidation(req.query), warnings };
+    if (optionsKind !== undefined) {
+      const manager = managerOrUserAgent(
+        parseFieldManager(req.query, optionsKind),
+        req.headers['user-agent'],
+      );
+      options.managedBy = { manager, ...managedAs };
+    }
+    return options;
   }
 
   /** Decodes a create/update body; duplicate fields follow fieldValidation like unknown ones. */
@@ -182,10 +207,9 @@ export class ResourceHandler {
     scope: (dryRun?: boolean) => RequestScope,
     warnings: string[],
     subresource: string,
-  ): Promise<ApiObject> {
+  ): Promise<{ object: ApiObject; created: boolean }> {
     const type = patchTypeOf(req.headers['content-type']);
     const dryRun = parseDryRun(req.query, 'PatchOptions');
-    parseFieldManager(req.query, 'PatchOptions');
     if (req.query.get('force') !== null && type !== 'apply') {
       throw statusErrors.invalid(
         'PatchOptions',
@@ -201,11 +225,11 @@ export class ResourceHandler {
         ],
       );
     }
-    if (type === 'apply') throw statusErrors.unsupportedMediaType('apply patches are not served yet');
-    const options = this.writeOptions(req, warnings);
+    if (type === 'apply') return this.apply(req, store, scope(dryRun), warnings, subresource);
+    const options = this.writeOptions(req, warnings, 'PatchOptions');
     const patchObject = type === 'json' ? undefined : decodePatchObject(req.body, type);
     const schema = store.declaration.schema;
-    const { object } = await store.update(
+    return store.update(
       scope(dryRun),
       req.info.name,
       (current) => {
@@ -238,7 +262,44 @@ export class ResourceHandler {
       options,
       subresource,
     );
-    return object;
+  }
+
+  /** Server-side apply: creates the object or merges the applied configuration into it. */
+  private async apply(
+    req: ApiRequest,
+    store: GenericStore,
+    scope: RequestScope,
+    warnings: string[],
+    subresource: string,
+  ): Promise<{ object: ApiObject; created: boolean }> {
+    const manager = requireApplyManager(parseFieldManager(req.query, 'PatchOptions'));
+    const force = parseForce(req.query);
+    const patch = decodeApplyPatch(req.body);
+    const explicitVersion = (patch.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+    const options: WriteOptions = { ...this.writeOptions(req, warnings), forceAllowCreate: !subresource };
+    const fm = fieldManagerFor(store.declaration);
+    return store.update(
+      scope,
+      req.info.name,
+      (current) => {
+        if (!current && subresource)
+          throw statusErrors.notFound(
+            { group: store.declaration.group, resource: store.declaration.plural },
+            req.info.name,
+          );
+        const applied = applyPatch(fm, current, clone(patch), {
+          manager,
+          apiVersion: scope.apiVersion,
+          force,
+          subresource,
+        });
+        // without a resourceVersion in the configuration the apply is retried on conflicts
+        if (!explicitVersion) delete applied.metadata.resourceVersion;
+        return applied;
+      },
+      options,
+      subresource,
+    );
   }
 
   private async subresource(
@@ -271,14 +332,14 @@ export class ResourceHandler {
       }
       if (info.verb === 'update') {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
-        const options = this.writeOptions(req, warnings);
+        const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
         const { object } = await store.update(scope(dryRun), info.name, () => body, options, 'status');
         this.sendObject(req, res, 200, object, decl, warnings, pretty);
         return;
       }
       if (info.verb === 'patch') {
-        const object = await this.patch(req, store, scope, warnings, 'status');
+        const { object } = await this.patch(req, store, scope, warnings, 'status');
         this.sendObject(req, res, 200, object, decl, warnings, pretty);
         return;
       }
@@ -341,12 +402,17 @@ export class ResourceHandler {
     if (info.verb !== 'update' && info.verb !== 'patch') {
       throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     }
-    const dryRun = parseDryRun(req.query, info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
-    const options = this.writeOptions(req, warnings);
-    let newScale: ApiObject | undefined;
-    if (info.verb === 'update') newScale = this.decodeObject(req, options);
+    const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
+    const dryRun = parseDryRun(req.query, optionsKind);
     const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
     if (type === 'apply') throw statusErrors.unsupportedMediaType('apply patches are not served yet');
+    // the scale writer owns the parent's spec.replicas, recorded under the Scale's version
+    const options = this.writeOptions(req, warnings, optionsKind, {
+      apiVersion: 'autoscaling/v1',
+      subresource: 'scale',
+    });
+    let newScale: ApiObject | undefined;
+    if (info.verb === 'update') newScale = this.decodeObject(req, options);
     const scaleDecl = this.ctx.mapper.forKind('autoscaling', 'v1', 'Scale')?.declaration;
     const { object } = await store.update(
       scope(dryRun),

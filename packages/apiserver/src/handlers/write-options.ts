@@ -39,6 +39,33 @@ export function parseFieldManager(query: URLSearchParams, optionsKind: string): 
   return m;
 }
 
+/** Apply requires a field manager (Kubernetes' 422 on PatchOptions). */
+export function requireApplyManager(manager: string | undefined): string {
+  if (manager) return manager;
+  throw statusErrors.invalid(
+    'PatchOptions',
+    'meta.k8s.io',
+    '',
+    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    [
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: is required for apply patch',
+        field: 'fieldManager',
+      },
+    ],
+  );
+}
+
+/** The force parameter of an apply (Go's strconv.ParseBool spellings). */
+export function parseForce(query: URLSearchParams): boolean {
+  const v = query.get('force');
+  if (v === null || v === '') return false;
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw statusErrors.badRequest(`invalid value for force: ${v}`);
+}
+
 export function parseFieldValidation(query: URLSearchParams): FieldValidation {
   const v = query.get('fieldValidation');
   if (v === null || v === '') return 'Warn';

@@ -18,6 +18,7 @@ import { clone, jsonEqual, nowTime, type ApiObject } from './object';
 import type { PropagationPolicy, Strategy } from './strategy';
 import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
 import type { UserInfo } from '../authn/authenticator';
+import { fieldManagerFor } from '../fieldmanager/field-manager-for';
 
 /** Who is asking and where: the parts of a request every store operation needs. */
 export interface RequestScope {
@@ -35,6 +36,13 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** Warnings for the response's Warning headers. */
   warnings: string[];
+  /**
+   * The Update operation to record in metadata.managedFields (apiVersion defaults to the request's);
+   * absent when nothing is recorded (an apply records its own Apply operation).
+   */
+  managedBy?: { manager: string; apiVersion?: string; subresource?: string };
+  /** Create the object when it is missing even where the kind does not create on update (apply). */
+  forceAllowCreate?: boolean;
 }
 
 export interface ListResult {
@@ -51,6 +59,9 @@ export interface WatchSink {
   /** The watch ended on the server's side (history gone, storage failure). */
   error(e: StatusError): void;
 }
+
+/** Objects larger than this are refused (etcd's default request limit). */
+export const maxObjectBytes = 1.5 * 1024 * 1024;
 
 const conflictMessage =
   'the object has been modified; please apply your changes to the latest version and try again';
@@ -100,7 +111,9 @@ export class GenericStore {
       apiVersion: apiVersionOf(this.declaration.group, this.declaration.versions[0]!),
       metadata,
     };
-    return Buffer.from(JSON.stringify(stored));
+    const encoded = Buffer.from(JSON.stringify(stored));
+    if (encoded.length > maxObjectBytes) throw statusErrors.tooLarge('etcdserver: request is too large');
+    return encoded;
   }
 
   private attributes(
@@ -187,6 +200,9 @@ export class GenericStore {
       delete m.namespace;
     }
     if (name !== undefined) {
+      if (m.name !== undefined && typeof m.name !== 'string') {
+        throw statusErrors.badRequest('metadata.name must be a string');
+      }
       if (m.name && m.name !== name) {
         throw statusErrors.badRequest(
           'the name of the object (' + m.name + ') does not match the name on the URL (' + name + ')',
@@ -206,6 +222,7 @@ export class GenericStore {
     const attributes = this.attributes('CREATE', scope, obj, undefined, '');
     await this.admission.admit(attributes);
     this.strategy.prepareForCreate(obj, now);
+    this.recordUpdate(undefined, obj, scope, options, '', now);
     const errors = this.strategy.validate(obj);
     if (errors.length) throw this.invalid(m.name ?? '', errors);
     await this.admission.validate(attributes);
@@ -222,6 +239,27 @@ export class GenericStore {
         throw statusErrors.alreadyExists(this.qualified, m.name!);
       throw storageFailure(e);
     }
+  }
+
+  /** Records the write's Update operation in obj.metadata.managedFields (see WriteOptions.managedBy). */
+  private recordUpdate(
+    live: ApiObject | undefined,
+    obj: ApiObject,
+    scope: RequestScope,
+    options: WriteOptions,
+    subresource: string,
+    now = new Date(),
+  ): void {
+    const by = options.managedBy;
+    if (by === undefined) return;
+    fieldManagerFor(this.declaration).update(
+      live,
+      obj,
+      by.manager,
+      by.apiVersion ?? scope.apiVersion,
+      by.subresource ?? subresource,
+      now,
+    );
   }
 
   async get(scope: RequestScope, name: string): Promise<ApiObject> {
@@ -455,7 +493,7 @@ export class GenericStore {
       this.checkIdentity(obj, scope, name);
       this.checkUnknown(obj, options);
       if (!current) {
-        if (!this.strategy.allowCreateOnUpdate || subresource)
+        if ((!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) || subresource)
           throw statusErrors.notFound(this.qualified, name);
         const created = await this.create(scope, obj, options);
         return { object: created, created: true };
@@ -476,9 +514,15 @@ export class GenericStore {
       this.strategy.compiled.default(obj);
       const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
       await this.admission.admit(attributes);
-      if (subresource === 'status') this.strategy.prepareForStatusUpdate(obj, current);
-      else this.strategy.prepareForUpdate(obj, current, subresource);
-      const errors = this.strategy.validateUpdate(obj, current);
+      if (subresource === 'status') {
+        // status writes keep the managed fields they computed (Kubernetes' ResetObjectMetaForStatus)
+        const managedFields = obj.metadata.managedFields;
+        this.strategy.prepareForStatusUpdate(obj, current);
+        if (managedFields === undefined) delete obj.metadata.managedFields;
+        else obj.metadata.managedFields = managedFields;
+      } else this.strategy.prepareForUpdate(obj, current, subresource);
+      this.recordUpdate(current, obj, scope, options, subresource);
+      const errors = this.strategy.validateUpdate(obj, current, subresource);
       if (errors.length) throw this.invalid(name, errors);
       await this.admission.validate(attributes);
       obj.metadata.resourceVersion = current.metadata.resourceVersion;

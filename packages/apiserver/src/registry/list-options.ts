@@ -31,6 +31,8 @@ function nonNegativeInt(name: string, v: string | null): number | undefined {
   if (!/^-?\d+$/.test(v))
     throw statusErrors.badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be an integer`);
   const n = Number(v);
+  if (!Number.isSafeInteger(n))
+    throw statusErrors.badRequest(`invalid value for ${name}: ${v}: out of range`);
   if (n < 0) throw statusErrors.badRequest(`invalid value for ${name}: ${n}: must be non-negative`);
   return n;
 }

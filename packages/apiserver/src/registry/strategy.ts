@@ -104,7 +104,14 @@ export class Strategy {
     return this.compiled.validate(obj);
   }
 
-  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+  /**
+   * Update validation. A kind's own subresource (binding, finalize, ...) is a server-side operation that
+   * changes fields the main resource may not (a pod's nodeName): its result is validated as an object,
+   * without the update rules of the main resource.
+   */
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource = ''): FieldError[] {
+    if (subresource && subresource !== 'status' && subresource !== 'scale')
+      return this.compiled.validate(obj);
     return this.compiled.validateUpdate(obj, old);
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import https from 'node:https';
+import { networkInterfaces } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -14,7 +15,12 @@ import {
   type KindDeclaration,
   type RESTMapping,
 } from '@orch/api';
-import { Discovery } from '../discovery/discovery';
+import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryContentType,
+  aggregatedDiscoveryVersion,
+  Discovery,
+} from '../discovery/discovery';
 import { StatusError, toStatusError, statusErrors } from '../errors/status-error';
 import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
 import { GenericStore } from '../registry/generic-store';
@@ -75,6 +81,17 @@ async function ignoreExisting(work: Promise<unknown>): Promise<void> {
   }
 }
 
+/**
+ * The address the `kubernetes` Endpoints name: the advertised one, or — when that is unspecified or
+ * loopback, which Endpoints may not carry — the first non-internal IPv4 address of this host.
+ */
+function endpointIP(advertised: string): string | undefined {
+  if (advertised && !/^(0\.0\.0\.0|::|::1|127\.\d+\.\d+\.\d+|localhost)$/.test(advertised)) return advertised;
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+}
+
 /** Namespaces every cluster has. */
 export const bootstrapNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
 
@@ -95,6 +112,8 @@ export class APIServer {
   private openapiV2?: Buffer;
   private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
   private ready = false;
+  /** The `kubernetes` Service's cluster IP, once bootstrap() has installed the services registry. */
+  private kubernetesServiceIP?: string;
   readonly metrics = new APIServerMetrics();
   /** The storage every store uses (the configured backend, instrumented). */
   readonly storage: Storage;
@@ -200,6 +219,7 @@ export class APIServer {
       this.server!.once('error', reject);
       this.server!.listen(this.config.securePort, this.config.bindAddress, () => resolve());
     });
+    await this.bootstrapKubernetesService();
     this.ready = true;
   }
 
@@ -209,6 +229,8 @@ export class APIServer {
    * allocator. Idempotent.
    */
   async bootstrap(): Promise<void> {
+    // the stores made here read through the watch caches like every later one
+    await this.prepareStorage();
     const namespaces = this.mapper.forResource('', 'v1', 'namespaces');
     if (!namespaces) return;
     const store = this.storeFor(namespaces);
@@ -237,11 +259,15 @@ export class APIServer {
         this.admission,
       ),
     );
-    await this.bootstrapKubernetesService(allocator.firstIP());
+    this.kubernetesServiceIP = allocator.firstIP();
+    // the Service names this server's port: created here when listening already, else by start()
+    if (this.port()) await this.bootstrapKubernetesService();
   }
 
   /** The `default/kubernetes` Service (the range's first IP, 443 → this server) and its Endpoints. */
-  private async bootstrapKubernetesService(clusterIP: string): Promise<void> {
+  private async bootstrapKubernetesService(): Promise<void> {
+    const clusterIP = this.kubernetesServiceIP;
+    if (!clusterIP) return;
     const scope = { namespace: 'default', apiVersion: 'v1', dryRun: false };
     const options = { fieldValidation: 'Strict' as const, warnings: [] };
     const port = this.port();
@@ -269,10 +295,12 @@ export class APIServer {
     );
     const endpointsMapping = this.mapper.forResource('', 'v1', 'endpoints');
     if (!endpointsMapping) return;
-    const host = this.address()
-      .replace(/:\d+$/, '')
-      .replace(/^\[(.*)\]$/, '$1');
-    const ip = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const ip = endpointIP(
+      this.address()
+        .replace(/:\d+$/, '')
+        .replace(/^\[(.*)\]$/, '$1'),
+    );
+    if (!ip) return;
     const endpoints = this.storeFor(endpointsMapping);
     await endpoints.update(
       scope,
@@ -289,6 +317,7 @@ export class APIServer {
           kind: 'Endpoints',
           metadata: {
             ...(current?.metadata ?? {}),
+            resourceVersion: undefined,
             name: 'kubernetes',
             namespace: 'default',
             labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' },
@@ -313,7 +342,13 @@ export class APIServer {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://orch');
+    // the raw path is routed as sent: dot segments are names, not navigation
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const url = {
+      pathname: q < 0 ? raw : raw.slice(0, q),
+      searchParams: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)),
+    };
     const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
     let release: (() => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -431,7 +466,12 @@ export class APIServer {
     res.end(body);
   }
 
-  private nonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL): void {
+  private nonResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    info: RequestInfo,
+    url: { pathname: string; searchParams: URLSearchParams },
+  ): void {
     const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'GET' && method !== 'HEAD')
       throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
@@ -446,8 +486,16 @@ export class APIServer {
     ) {
       return this.health(res, path, url.searchParams.has('verbose'));
     }
-    if (path === '/api') return this.sendJSON(res, this.discovery.coreVersions());
-    if (path === '/apis') return this.sendJSON(res, this.discovery.groups());
+    if (path === '/api' || path === '/apis') {
+      // kubectl asks for the aggregated document first and falls back to the plain one
+      res.setHeader('Vary', 'Accept');
+      const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+      if (aggregated) {
+        const doc = aggregatedDiscovery(this.mapper, path === '/api' ? 'api' : 'apis', aggregated);
+        return this.sendJSON(res, doc, aggregatedDiscoveryContentType(aggregated));
+      }
+      return this.sendJSON(res, path === '/api' ? this.discovery.coreVersions() : this.discovery.groups());
+    }
     if (info.apiPrefix === 'apis' && !info.apiVersion) {
       const group = this.discovery.apiGroup(path.split('/')[2] ?? '');
       if (group) return this.sendJSON(res, group);

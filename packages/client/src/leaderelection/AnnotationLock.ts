@@ -25,14 +25,17 @@ export class AnnotationLock implements ResourceLock {
     }) as unknown as TypedClient<KubeObject>;
   }
 
+  /**
+   * The record, with the object's resourceVersion in the raw form: the record's times have only
+   * second precision, so two renewals within a second write the same annotation, and candidates
+   * must still see every renewal as a change.
+   */
   async get(signal?: AbortSignal): Promise<LockState> {
     this.object = await this.objects.get(this.config.name, signal ? { signal } : {});
-    const raw = this.object.metadata?.annotations?.[LEADER_ANNOTATION];
-    if (raw === undefined) {
-      // An object without the annotation holds an empty record.
-      return { record: parseRecord('{}'), raw: '' };
-    }
-    return { record: parseRecord(raw), raw };
+    const annotation = this.object.metadata?.annotations?.[LEADER_ANNOTATION];
+    const raw = `${this.object.metadata?.resourceVersion ?? ''}/${annotation ?? ''}`;
+    // An object without the annotation holds an empty record.
+    return { record: parseRecord(annotation ?? '{}'), raw };
   }
 
   async create(record: LeaderElectionRecord, signal?: AbortSignal): Promise<void> {

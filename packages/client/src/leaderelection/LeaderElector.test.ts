@@ -166,6 +166,22 @@ describe('LeaderElector', () => {
   });
 });
 
+describe('LeaderElector.check', () => {
+  it('fails only for a leader whose record has not changed for lease duration plus the tolerance', async () => {
+    let now = 1_000_000;
+    const store = new Store();
+    const a = candidate(store, 'a', [], { now: () => now });
+    expect(() => a.check(100)).not.toThrow();
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    now += timing.leaseDurationMs + 100;
+    expect(() => a.check(100)).not.toThrow();
+    now += 1;
+    expect(() => a.check(100)).toThrow('failed election to renew leadership on lease mem/lock');
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    expect(() => a.check(100)).not.toThrow();
+  });
+});
+
 describe('MultiLock', () => {
   it('reports an unknown leader when primary and secondary disagree, and creates a missing secondary', async () => {
     const primary = new Store();

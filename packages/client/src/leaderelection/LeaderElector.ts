@@ -89,6 +89,20 @@ export class LeaderElector {
   }
 
   /**
+   * client-go's health check of an elector: throws when this candidate believes it leads but has not
+   * seen its record change for leaseDuration plus `maxTolerableExpiredLeaseMs` (its renewals are
+   * stuck). Shape it as a health check with `{ name: 'leaderElection', check: () => elector.check(20_000) }`.
+   */
+  check(maxTolerableExpiredLeaseMs: number): void {
+    if (!this.isLeader()) {
+      return;
+    }
+    if (this.now() > this.observedTime + this.config.leaseDurationMs + maxTolerableExpiredLeaseMs) {
+      throw new Error(`failed election to renew leadership on lease ${this.config.lock.describe()}`);
+    }
+  }
+
+  /**
    * Campaigns until leading, leads until renewal fails or `signal` aborts, then resolves (after
    * releasing when configured). Leadership is not retried: a daemon exits when run() resolves.
    */
@@ -103,7 +117,7 @@ export class LeaderElector {
       void Promise.resolve()
         .then(() => this.config.callbacks.onStartedLeading(leading.signal))
         .catch((err: unknown) => this.config.onError?.(err));
-      await this.renew(leading.signal);
+      await this.renew(leading);
     } finally {
       signal.removeEventListener('abort', onAbort);
       leading.abort();
@@ -129,34 +143,51 @@ export class LeaderElector {
     return false;
   }
 
-  /** Renews every retryPeriod; returns when a renewal did not succeed within renewDeadline or on abort. */
-  private async renew(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      const lastRenew = this.renewedAt;
-      await sleep(this.config.retryPeriodMs, signal).catch(() => undefined);
-      let renewed = false;
+  /**
+   * Renews every retryPeriod until a renewal did not succeed within renewDeadline of the last one, or
+   * leadership is aborted. A timer armed for that deadline aborts `leading` on its own, so the leader
+   * stops acting on time even while an attempt is still in flight.
+   */
+  private async renew(leading: AbortController): Promise<void> {
+    const signal = leading.signal;
+    let deadline: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(deadline);
+      const left = this.renewedAt + this.config.renewDeadlineMs - this.now();
+      deadline = setTimeout(() => leading.abort(), Math.max(0, left));
+    };
+    arm();
+    try {
       while (!signal.aborted) {
-        const left = lastRenew + this.config.renewDeadlineMs - this.now();
-        if (left <= 0) {
-          break;
+        const lastRenew = this.renewedAt;
+        await sleep(this.config.retryPeriodMs, signal).catch(() => undefined);
+        let renewed = false;
+        while (!signal.aborted) {
+          const left = lastRenew + this.config.renewDeadlineMs - this.now();
+          if (left <= 0) {
+            break;
+          }
+          const attempt = AbortSignal.any([signal, AbortSignal.timeout(left)]);
+          if (await this.tryAcquireOrRenew(attempt)) {
+            renewed = true;
+            break;
+          }
+          const wait = Math.min(
+            this.config.retryPeriodMs,
+            lastRenew + this.config.renewDeadlineMs - this.now(),
+          );
+          if (wait <= 0) {
+            break;
+          }
+          await sleep(wait, signal).catch(() => undefined);
         }
-        const attempt = AbortSignal.any([signal, AbortSignal.timeout(left)]);
-        if (await this.tryAcquireOrRenew(attempt)) {
-          renewed = true;
-          break;
+        if (!renewed || signal.aborted) {
+          return;
         }
-        const wait = Math.min(
-          this.config.retryPeriodMs,
-          lastRenew + this.config.renewDeadlineMs - this.now(),
-        );
-        if (wait <= 0) {
-          break;
-        }
-        await sleep(wait, signal).catch(() => undefined);
+        arm();
       }
-      if (!renewed) {
-        return;
-      }
+    } finally {
+      clearTimeout(deadline);
     }
   }
 

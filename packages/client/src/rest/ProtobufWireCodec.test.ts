@@ -3,12 +3,14 @@ import { KUBERNETES_PROTOBUF_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE } from './Codec';
 import { defaultCodecRegistry } from './defaultCodecRegistry';
 import { ProtobufWireCodec, sharedProtobufCodec } from './ProtobufWireCodec';
 
-const configMap = {
+const configMap: { apiVersion: string; kind: string; [field: string]: unknown } = {
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name: 'cm', namespace: 'ns', labels: { a: 'b' } },
   data: { key: 'value' },
 };
+
+const deletedConfigMap = { ...configMap, data: { gone: 'yes' } };
 
 describe('ProtobufWireCodec', () => {
   const codec = new ProtobufWireCodec();
@@ -22,7 +24,7 @@ describe('ProtobufWireCodec', () => {
   it('decodes length-prefixed watch frames holding enveloped objects', () => {
     const frames = Buffer.concat([
       Buffer.from(sharedProtobufCodec().encodeWatchEvent('ADDED', configMap)),
-      Buffer.from(sharedProtobufCodec().encodeWatchEvent('DELETED', { ...configMap, data: { gone: 'yes' } })),
+      Buffer.from(sharedProtobufCodec().encodeWatchEvent('DELETED', deletedConfigMap)),
     ]);
     const framer = codec.newFramer();
     expect(framer).toBeInstanceOf(LengthPrefixedFramer);
@@ -30,7 +32,7 @@ describe('ProtobufWireCodec', () => {
     const parts = [...framer.push(frames.subarray(0, 7)), ...framer.push(frames.subarray(7))];
     expect(parts.map((f) => codec.decodeWatchEvent(f))).toEqual([
       { type: 'ADDED', object: configMap },
-      { type: 'DELETED', object: { ...configMap, data: { gone: 'yes' } } },
+      { type: 'DELETED', object: deletedConfigMap },
     ]);
   });
 

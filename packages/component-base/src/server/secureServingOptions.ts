@@ -19,6 +19,11 @@ export interface SecureServingOptions {
   http2MaxStreamsPerConnection: number;
   /** Client certificates signed by this bundle authenticate as their common name. */
   clientCAFile: string;
+  /**
+   * Ask clients for certificates even without a client CA file: delegated authentication verifies
+   * them against the CA it looks up in the cluster.
+   */
+  requestClientCertificates?: boolean;
 }
 
 /** Reads the secure serving flags (and --client-ca-file). */
@@ -35,5 +40,7 @@ export function secureServingOptionsFromFlags(flags: ParsedFlags, pairName: stri
     cipherSuites: flags.strings('tls-cipher-suites'),
     http2MaxStreamsPerConnection: flags.number('http2-max-streams-per-connection'),
     clientCAFile: flags.has('client-ca-file') ? flags.string('client-ca-file') : '',
+    requestClientCertificates:
+      flags.has('authentication-kubeconfig') && flags.string('authentication-kubeconfig') !== '',
   };
 }

@@ -45,6 +45,9 @@ export function tlsServerOptions(options: SecureServingOptions): ServerOptions {
     result.ca = readFileSync(options.clientCAFile, 'utf8');
     result.requestCert = true;
     result.rejectUnauthorized = false;
+  } else if (options.requestClientCertificates) {
+    result.requestCert = true;
+    result.rejectUnauthorized = false;
   }
   return result;
 }

@@ -1,6 +1,8 @@
 import {
   buildConfigFromFlags,
   defaultIdentity,
+  EventBroadcaster,
+  eventSinkFor,
   LeaderElector,
   newResourceLock,
   RestClient,
@@ -16,7 +18,6 @@ import {
   type DaemonHandle,
   type ParsedFlags,
 } from '@orch/component-base';
-import { ApiEventRecorder } from '../controller/EventRecorder';
 import type { ControllerLogger } from '../controller/ControllerContext';
 import { ControllerManager } from '../manager/ControllerManager';
 import { ServiceAccountCredentials } from './serviceAccountCredentials';
@@ -27,7 +28,13 @@ export const COMPONENT_NAME = 'orch-controller-manager';
 export function restConfigFromFlags(flags: ParsedFlags): RestConfig {
   const conn = clientConnectionOptionsFromFlags(flags);
   const { config } = buildConfigFromFlags({ kubeconfig: conn.kubeconfig, master: conn.master });
-  return { ...config, qps: conn.qps, burst: conn.burst, contentType: conn.contentType, userAgent: COMPONENT_NAME };
+  return {
+    ...config,
+    qps: conn.qps,
+    burst: conn.burst,
+    contentType: conn.contentType,
+    userAgent: COMPONENT_NAME,
+  };
 }
 
 export interface RunOptions {
@@ -56,19 +63,32 @@ export async function runControllerManager(
     onHandlerError: (err) => log.error(`informer handler: ${errorMessage(err)}`),
   });
   const credentials = flags.bool('use-service-account-credentials')
-    ? new ServiceAccountCredentials(restConfig, rest, (err) => log.error(`refreshing a controller token: ${errorMessage(err)}`))
+    ? new ServiceAccountCredentials(restConfig, rest, (err) =>
+        log.error(`refreshing a controller token: ${errorMessage(err)}`),
+      )
     : undefined;
   const abort = new AbortController();
+  const broadcasters: EventBroadcaster[] = [];
   const manager = new ControllerManager({
     controllers: flags.strings('controllers'),
     informers,
     clientFor: async (name) => (credentials ? credentials.clientFor(name) : rest),
-    recorderFor: (name, client) =>
-      new ApiEventRecorder(client, name === 'garbagecollector' ? 'garbage-collector-controller' : `${name}-controller`),
+    recorderFor: (name, client) => {
+      const broadcaster = new EventBroadcaster(eventSinkFor(client), {
+        onError: (message) => log.warning(`events: ${message}`),
+      });
+      broadcasters.push(broadcaster);
+      return broadcaster.newRecorder({
+        component: name === 'garbagecollector' ? 'garbage-collector-controller' : `${name}-controller`,
+      });
+    },
     workers: (flag) => (flags.has(flag) ? flags.number(flag) : undefined),
+    duration: (flag) => (flags.has(flag) ? flags.duration(flag) : undefined),
     logger: log,
     startIntervalMs: flags.duration('controller-start-interval'),
-    enableGarbageCollector: flags.has('enable-garbage-collector') ? flags.bool('enable-garbage-collector') : true,
+    enableGarbageCollector: flags.has('enable-garbage-collector')
+      ? flags.bool('enable-garbage-collector')
+      : true,
     signal: abort.signal,
   });
   // Unknown controller names fail before anything starts.
@@ -115,6 +135,7 @@ export async function runControllerManager(
       abort.abort();
       await manager.stop();
       await electing?.catch(() => undefined);
+      await Promise.all(broadcasters.map((b) => b.shutdown()));
       credentials?.close();
       rest.close();
     },

@@ -27,7 +27,11 @@ export class ServiceAccountCredentials {
     const name = `${controller}-controller`;
     const serviceAccounts = clientFor(this.rest, ServiceAccountKind);
     try {
-      await serviceAccounts.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: SYSTEM_NAMESPACE } });
+      await serviceAccounts.create({
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name, namespace: SYSTEM_NAMESPACE },
+      });
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
@@ -45,7 +49,11 @@ export class ServiceAccountCredentials {
     timer.unref();
     this.timers.push(timer);
     const { cert: _cert, key: _key, token: _token, username: _u, password: _p, ...rest } = this.base;
-    return new RestClient({ ...rest, tokenFile: file, userAgent: `${this.base.userAgent ?? 'orch-controller-manager'}/${name}` });
+    return new RestClient({
+      ...rest,
+      tokenFile: file,
+      userAgent: `${this.base.userAgent ?? 'orch-controller-manager'}/${name}`,
+    });
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import type { RestClient, SharedInformerFactory } from '@orch/client';
-import type { EventRecorder } from './EventRecorder';
+import type { EventRecorder } from '@orch/client';
 
 /** The logging a controller needs (the daemon's Logger satisfies it). */
 export interface ControllerLogger {
@@ -18,6 +18,8 @@ export interface ControllerContext {
   logger: ControllerLogger;
   /** Parallel reconciles (the controller's --concurrent-*-syncs flag). */
   workers: number;
+  /** Resync period of the controller's main informer handler (its sync-period flag), 0 for none. */
+  syncPeriodMs?: number;
   /** The clock; Date.now unless a test drives it. */
   now: () => number;
 }
@@ -33,6 +35,8 @@ export interface ControllerDescriptor {
   concurrencyFlag?: string;
   /** Workers when no flag says (1 unless given). */
   defaultWorkers?: number;
+  /** The duration flag giving the resync period of the controller's objects. */
+  syncPeriodFlag?: string;
   /** Registers informers and handlers and starts the workers once the caches have synced. */
   start(ctx: ControllerContext): RunningController;
 }

@@ -27,7 +27,9 @@ export function mappingForKind(apiVersion: string, kind: string): RESTMapping | 
   return mapper.forKind(exact.gvk.group, exact.declaration.versions[0] ?? exact.gvk.version, kind) ?? exact;
 }
 
-export const descriptorOf = (m: RESTMapping): { group: string; version: string; resource: string; namespaced: boolean } => ({
+export const descriptorOf = (
+  m: RESTMapping,
+): { group: string; version: string; resource: string; namespaced: boolean } => ({
   ...m.gvr,
   namespaced: m.namespaced,
 });

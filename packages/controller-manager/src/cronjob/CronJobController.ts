@@ -93,7 +93,8 @@ export class CronJobController implements RunningController {
         this.running = this.syncAll()
           .catch((err: unknown) => ctx.logger.error(`cronjob: ${errorMessage(err)}`))
           .finally(() => {
-            if (!this.abort.signal.aborted) this.timer = setTimeout(tick, options.periodMs ?? CRONJOB_SYNC_PERIOD_MS);
+            if (!this.abort.signal.aborted)
+              this.timer = setTimeout(tick, options.periodMs ?? CRONJOB_SYNC_PERIOD_MS);
           });
       };
       tick();
@@ -112,7 +113,9 @@ export class CronJobController implements RunningController {
       try {
         await this.syncOne(structuredClone(cj));
       } catch (err) {
-        this.ctx.logger.error(`cronjob: syncing ${cj.metadata?.namespace}/${cj.metadata?.name}: ${errorMessage(err)}`);
+        this.ctx.logger.error(
+          `cronjob: syncing ${cj.metadata?.namespace}/${cj.metadata?.name}: ${errorMessage(err)}`,
+        );
       }
     }
   }
@@ -139,11 +142,23 @@ export class CronJobController implements RunningController {
       const found = active.some((r) => r.uid === job.metadata?.uid);
       const finished = isJobFinished(job);
       if (!found && !finished) {
-        this.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${job.metadata?.name}`);
+        this.event(
+          cj,
+          'Warning',
+          'UnexpectedJob',
+          `Saw a job that the controller did not create or forgot: ${job.metadata?.name}`,
+        );
       } else if (found && finished) {
-        const cond = job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+        const cond = job.status?.conditions?.find(
+          (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+        );
         active = active.filter((r) => r.uid !== job.metadata?.uid);
-        this.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata?.name}, status: ${cond?.type}`);
+        this.event(
+          cj,
+          'Normal',
+          'SawCompletedJob',
+          `Saw completed job: ${job.metadata?.name}, status: ${cond?.type}`,
+        );
       }
     }
     for (const ref of [...active]) {
@@ -159,23 +174,47 @@ export class CronJobController implements RunningController {
     try {
       const schedule = parseSchedule(cj.spec?.schedule ?? '');
       const earliest = cj.status?.lastScheduleTime ?? cj.metadata?.creationTimestamp;
-      times = unmetScheduleTimes(schedule, earliest ? parseTime(earliest) : now, now, cj.spec?.startingDeadlineSeconds);
+      times = unmetScheduleTimes(
+        schedule,
+        earliest ? parseTime(earliest) : now,
+        now,
+        cj.spec?.startingDeadlineSeconds,
+      );
     } catch (err) {
-      this.event(cj, 'Warning', 'FailedNeedsStart', `Cannot determine if job needs to be started: ${errorMessage(err)}`);
+      this.event(
+        cj,
+        'Warning',
+        'FailedNeedsStart',
+        `Cannot determine if job needs to be started: ${errorMessage(err)}`,
+      );
       return;
     }
     active = [...(cj.status?.active ?? [])];
-    const decision = decideRun(times, now, cj.spec?.startingDeadlineSeconds, cj.spec?.concurrencyPolicy, active.length);
+    const decision = decideRun(
+      times,
+      now,
+      cj.spec?.startingDeadlineSeconds,
+      cj.spec?.concurrencyPolicy,
+      active.length,
+    );
     if (decision.action === 'none' || decision.action === 'forbidden') return;
     const scheduled = decision.scheduled;
     if (decision.action === 'missed') {
-      this.event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${new Date(scheduled).toUTCString()}`);
+      this.event(
+        cj,
+        'Warning',
+        'MissSchedule',
+        `Missed scheduled time to start a job: ${new Date(scheduled).toUTCString()}`,
+      );
       return;
     }
     if (decision.replaceActive) {
       for (const ref of active) {
         try {
-          await this.jobs.delete(ref.name ?? '', { namespace: ref.namespace, propagationPolicy: 'Background' });
+          await this.jobs.delete(ref.name ?? '', {
+            namespace: ref.namespace,
+            propagationPolicy: 'Background',
+          });
         } catch (err) {
           if (!isNotFound(err)) {
             this.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${errorMessage(err)}`);
@@ -222,13 +261,19 @@ export class CronJobController implements RunningController {
     for (const [limit, finished] of groups) {
       if (limit === undefined || finished.length <= limit) continue;
       const startOf = (j: Job): number => (j.status?.startTime ? parseTime(j.status.startTime) : Infinity);
-      finished.sort((a, b) => startOf(a) - startOf(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+      finished.sort(
+        (a, b) => startOf(a) - startOf(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+      );
       for (const job of finished.slice(0, finished.length - limit)) {
         try {
-          await this.jobs.delete(job.metadata?.name ?? '', { namespace: job.metadata?.namespace, propagationPolicy: 'Background' });
+          await this.jobs.delete(job.metadata?.name ?? '', {
+            namespace: job.metadata?.namespace,
+            propagationPolicy: 'Background',
+          });
           this.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata?.name}`);
         } catch (err) {
-          if (!isNotFound(err)) this.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${errorMessage(err)}`);
+          if (!isNotFound(err))
+            this.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${errorMessage(err)}`);
         }
       }
     }

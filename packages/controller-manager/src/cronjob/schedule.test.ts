@@ -26,12 +26,12 @@ describe('unmet schedule times', () => {
   const every = parseSchedule('* * * * *');
 
   test('every missed minute since the last run', () => {
-    expect(unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T00:03:30Z'), undefined)).toEqual([
-      t('2024-01-01T00:01:00Z'),
-      t('2024-01-01T00:02:00Z'),
-      t('2024-01-01T00:03:00Z'),
-    ]);
-    expect(unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T00:00:59Z'), undefined)).toEqual([]);
+    expect(
+      unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T00:03:30Z'), undefined),
+    ).toEqual([t('2024-01-01T00:01:00Z'), t('2024-01-01T00:02:00Z'), t('2024-01-01T00:03:00Z')]);
+    expect(
+      unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T00:00:59Z'), undefined),
+    ).toEqual([]);
   });
 
   test('startingDeadlineSeconds limits how far back runs count', () => {
@@ -40,14 +40,20 @@ describe('unmet schedule times', () => {
       t('2024-01-01T05:00:00Z'),
     ]);
     // The deadline's own instant is not a run (the next time strictly after it is).
-    expect(unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T05:00:30Z'), 90)).toEqual([t('2024-01-01T05:00:00Z')]);
+    expect(unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T05:00:30Z'), 90)).toEqual([
+      t('2024-01-01T05:00:00Z'),
+    ]);
   });
 
   test('more than 100 missed start times is an error', () => {
-    expect(() => unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T02:00:00Z'), undefined)).toThrow(
+    expect(() =>
+      unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T02:00:00Z'), undefined),
+    ).toThrow(
       'too many missed start time (> 100). Set or decrease .spec.startingDeadlineSeconds or check clock skew.',
     );
-    expect(unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T01:40:00Z'), undefined)).toHaveLength(100);
+    expect(
+      unmetScheduleTimes(every, t('2024-01-01T00:00:00Z'), t('2024-01-01T01:40:00Z'), undefined),
+    ).toHaveLength(100);
   });
 });
 
@@ -56,17 +62,28 @@ describe('run decisions with a fake clock', () => {
   const unmet = [t('2024-01-01T00:04:00Z'), t('2024-01-01T00:05:00Z')];
 
   test('the latest unmet time runs; Allow overlaps with active jobs', () => {
-    expect(decideRun(unmet, now, undefined, 'Allow', 2)).toEqual({ action: 'start', scheduled: unmet[1], replaceActive: false });
+    expect(decideRun(unmet, now, undefined, 'Allow', 2)).toEqual({
+      action: 'start',
+      scheduled: unmet[1],
+      replaceActive: false,
+    });
     expect(decideRun([], now, undefined, 'Allow', 0)).toEqual({ action: 'none' });
   });
 
   test('Forbid skips while a job is active', () => {
-    expect(decideRun(unmet, now, undefined, 'Forbid', 1)).toEqual({ action: 'forbidden', scheduled: unmet[1] });
+    expect(decideRun(unmet, now, undefined, 'Forbid', 1)).toEqual({
+      action: 'forbidden',
+      scheduled: unmet[1],
+    });
     expect(decideRun(unmet, now, undefined, 'Forbid', 0)).toMatchObject({ action: 'start' });
   });
 
   test('Replace deletes the active jobs first', () => {
-    expect(decideRun(unmet, now, undefined, 'Replace', 1)).toEqual({ action: 'start', scheduled: unmet[1], replaceActive: true });
+    expect(decideRun(unmet, now, undefined, 'Replace', 1)).toEqual({
+      action: 'start',
+      scheduled: unmet[1],
+      replaceActive: true,
+    });
     expect(decideRun(unmet, now, undefined, 'Replace', 0)).toMatchObject({ replaceActive: false });
   });
 

@@ -36,7 +36,10 @@ export function parseSchedule(spec: string): Schedule {
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: ${text}`);
   CronExpressionParser.parse(expr, { tz: 'UTC' });
   return {
-    next: (after) => CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: 'UTC' }).next().getTime(),
+    next: (after) =>
+      CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: 'UTC' })
+        .next()
+        .getTime(),
   };
 }
 
@@ -98,7 +101,11 @@ export function decideRun(
 ): RunDecision {
   if (unmet.length === 0) return { action: 'none' };
   const scheduled = unmet[unmet.length - 1]!;
-  if (startingDeadlineSeconds !== undefined && startingDeadlineSeconds !== null && scheduled + startingDeadlineSeconds * 1000 < nowMs) {
+  if (
+    startingDeadlineSeconds !== undefined &&
+    startingDeadlineSeconds !== null &&
+    scheduled + startingDeadlineSeconds * 1000 < nowMs
+  ) {
     return { action: 'missed', scheduled };
   }
   const policy = concurrencyPolicy ?? 'Allow';

@@ -10,6 +10,8 @@ import {
   type ReplicaSet,
 } from '@orch/api';
 import {
+  ControllerRefManager,
+  recheckDeletionTimestamp,
   clientFor,
   isAlreadyExists,
   isNotFound,
@@ -20,7 +22,6 @@ import {
   type TypedClient,
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
-import { claimObjects } from '../controller/claimObjects';
 import type { ControllerContext } from '../controller/ControllerContext';
 import { deletedObject, QueueController } from '../controller/QueueController';
 import { RESOURCES } from '../controller/resources';
@@ -85,11 +86,14 @@ export class DeploymentController extends QueueController {
     this.podLister = podInformer.lister();
     this.deployments = clientFor(ctx.client, DeploymentKind);
     this.replicaSets = clientFor(ctx.client, ReplicaSetKind);
-    dInformer.addEventHandler({
-      onAdd: (d) => this.enqueue(d),
-      onUpdate: (_o, d) => this.enqueue(d),
-      onDelete: (d) => this.enqueue(d),
-    });
+    dInformer.addEventHandler(
+      {
+        onAdd: (d) => this.enqueue(d),
+        onUpdate: (_o, d) => this.enqueue(d),
+        onDelete: (d) => this.enqueue(d),
+      },
+      ctx.syncPeriodMs || undefined,
+    );
     rsInformer.addEventHandler({
       onAdd: (rs) => this.replicaSetChanged(rs),
       onUpdate: (old, rs) => {
@@ -144,26 +148,30 @@ export class DeploymentController extends QueueController {
     let d = structuredClone(cached);
     const selector = safeSelector(d);
     if (!selector || selector.empty()) {
-      this.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+      this.event(
+        d,
+        'Warning',
+        'SelectingAll',
+        'This deployment is selecting all pods. A non-empty selector is required.',
+      );
       if ((d.status?.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) {
-        await this.deployments.updateStatus({ ...d, status: { ...d.status, observedGeneration: d.metadata?.generation ?? 0 } });
+        await this.deployments.updateStatus({
+          ...d,
+          status: { ...d.status, observedGeneration: d.metadata?.generation ?? 0 },
+        });
       }
       return;
     }
-    const rsList = await claimObjects(this.rsLister.namespace(namespace).list(), {
-      owner: d,
-      gvk: DEPLOYMENT_GVK,
+    const rsList = await new ControllerRefManager<ReplicaSet>({
+      controller: d,
+      controllerKind: { apiVersion: 'apps/v1', kind: 'Deployment' },
       selector,
       client: this.replicaSets,
-      fresh: async () => {
-        try {
-          return await this.deployments.get(name, { namespace });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-    });
+      canAdopt: recheckDeletionTimestamp(
+        () => this.deployments.get(name, { namespace }),
+        d.metadata?.uid ?? '',
+      ),
+    }).claim(this.rsLister.namespace(namespace).list());
     if (d.metadata?.deletionTimestamp) {
       await this.syncStatusOnly(d, rsList);
       return;
@@ -174,12 +182,14 @@ export class DeploymentController extends QueueController {
       return;
     }
     const { newRS, oldRSs } = await this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
-    if (isScalingEvent(d, [newRS, ...oldRSs])) {
-      await this.scaleSync(d, rsList);
+    // Continue with the ReplicaSets as just written (a second write from the cache copy would conflict).
+    const synced = newRS ? [...oldRSs, newRS] : oldRSs;
+    if (isScalingEvent(d, synced)) {
+      await this.scaleSync(d, synced);
       return;
     }
-    if (d.spec?.strategy?.type === 'Recreate') await this.rolloutRecreate(d, rsList);
-    else await this.rolloutRolling(d, rsList);
+    if (d.spec?.strategy?.type === 'Recreate') await this.rolloutRecreate(d, synced);
+    else await this.rolloutRolling(d, synced);
   }
 
   private async checkPausedConditions(d: Deployment): Promise<Deployment> {
@@ -190,9 +200,15 @@ export class DeploymentController extends QueueController {
     const status: DeploymentStatus = structuredClone(d.status ?? {});
     const now = this.ctx.now();
     if (d.spec?.paused && !pausedCond) {
-      setCondition(status, newCondition('Progressing', 'Unknown', Reasons.Paused, 'Deployment is paused', now));
+      setCondition(
+        status,
+        newCondition('Progressing', 'Unknown', Reasons.Paused, 'Deployment is paused', now),
+      );
     } else if (!d.spec?.paused && pausedCond) {
-      setCondition(status, newCondition('Progressing', 'Unknown', Reasons.Resumed, 'Deployment is resumed', now));
+      setCondition(
+        status,
+        newCondition('Progressing', 'Unknown', Reasons.Resumed, 'Deployment is resumed', now),
+      );
     } else {
       return d;
     }
@@ -200,7 +216,11 @@ export class DeploymentController extends QueueController {
   }
 
   /** The new ReplicaSet (created when asked and missing) and the old ones, revisions in sync. */
-  private async getAllReplicaSetsAndSyncRevision(d: Deployment, rsList: ReplicaSet[], create: boolean): Promise<ReplicaSets> {
+  private async getAllReplicaSetsAndSyncRevision(
+    d: Deployment,
+    rsList: ReplicaSet[],
+    create: boolean,
+  ): Promise<ReplicaSets> {
     const found = findNewReplicaSet(d, rsList);
     const oldRSs = rsList.filter((rs) => rs !== found);
     const newRS = await this.getNewReplicaSet(d, oldRSs, found, create);
@@ -225,7 +245,13 @@ export class DeploymentController extends QueueController {
       }
       const cond =
         hasProgressDeadline(d) && !getCondition(d.status, 'Progressing')
-          ? newCondition('Progressing', 'True', Reasons.FoundNewReplicaSet, `Found new replica set "${rs.metadata?.name}"`, now)
+          ? newCondition(
+              'Progressing',
+              'True',
+              Reasons.FoundNewReplicaSet,
+              `Found new replica set "${rs.metadata?.name}"`,
+              now,
+            )
           : undefined;
       await this.syncRevisionAndCondition(d, String(revisionOf(rs)), cond);
       return rs;
@@ -235,7 +261,10 @@ export class DeploymentController extends QueueController {
     const collisionCount = d.status?.collisionCount;
     const template = structuredClone(d.spec!.template);
     const hash = computeHash(d.spec!.template, collisionCount);
-    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash } };
+    template.metadata = {
+      ...template.metadata,
+      labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash },
+    };
     const selector = structuredClone(d.spec!.selector);
     selector.matchLabels = { ...selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash };
     const rs: ReplicaSet = {
@@ -262,37 +291,59 @@ export class DeploymentController extends QueueController {
         const clash =
           this.rsLister.namespace(d.metadata?.namespace ?? '').get(rs.metadata!.name!) ??
           (await this.replicaSets.get(rs.metadata!.name!, { namespace: d.metadata?.namespace }));
-        if (getControllerOf(clash)?.uid === d.metadata?.uid && equalIgnoreHash(clash.spec?.template, d.spec?.template)) {
+        if (
+          getControllerOf(clash)?.uid === d.metadata?.uid &&
+          equalIgnoreHash(clash.spec?.template, d.spec?.template)
+        ) {
           created = clash;
           alreadyExists = true;
         } else {
           const status = structuredClone(d.status ?? {});
           status.collisionCount = (status.collisionCount ?? 0) + 1;
           await this.deployments.updateStatus({ ...d, status });
-          throw new Error(`found a hash collision for deployment "${d.metadata?.name}" - bumping collisionCount to ${status.collisionCount} to resolve it`);
+          throw new Error(
+            `found a hash collision for deployment "${d.metadata?.name}" - bumping collisionCount to ${status.collisionCount} to resolve it`,
+            { cause: err },
+          );
         }
       } else {
         const message = `Failed to create new replica set "${rs.metadata?.name}": ${errorMessage(err)}`;
         const status = structuredClone(d.status ?? {});
-        if (hasProgressDeadline(d)) setCondition(status, newCondition('Progressing', 'False', Reasons.FailedRSCreate, message, now));
+        if (hasProgressDeadline(d))
+          setCondition(status, newCondition('Progressing', 'False', Reasons.FailedRSCreate, message, now));
         this.event(d, 'Warning', 'FailedCreate', message);
         await this.deployments.updateStatus({ ...d, status });
         throw err;
       }
     }
     if (!alreadyExists && replicas > 0) {
-      this.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata?.name} to ${replicas}`);
+      this.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${created.metadata?.name} to ${replicas}`,
+      );
     }
     const cond =
       !alreadyExists && hasProgressDeadline(d)
-        ? newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${created.metadata?.name}"`, now)
+        ? newCondition(
+            'Progressing',
+            'True',
+            Reasons.NewReplicaSetCreated,
+            `Created new replica set "${created.metadata?.name}"`,
+            now,
+          )
         : undefined;
     await this.syncRevisionAndCondition(d, String(newRevision), cond);
     return created;
   }
 
   /** Records the revision on the deployment and sets a Progressing condition; `d` is updated in place. */
-  private async syncRevisionAndCondition(d: Deployment, revision: string, cond: DeploymentCondition | undefined): Promise<void> {
+  private async syncRevisionAndCondition(
+    d: Deployment,
+    revision: string,
+    cond: DeploymentCondition | undefined,
+  ): Promise<void> {
     if (d.metadata?.annotations?.[REVISION_ANNOTATION] !== revision) {
       const patched = await this.deployments.patch(
         d.metadata?.name ?? '',
@@ -315,19 +366,32 @@ export class DeploymentController extends QueueController {
   private async scaleReplicaSet(rs: ReplicaSet, replicas: number, d: Deployment): Promise<ReplicaSet> {
     const copy = structuredClone(rs);
     const sizeChanged = replicasOf(rs) !== replicas;
-    const annotationsChanged = setReplicasAnnotations(copy, desiredReplicas(d), desiredReplicas(d) + maxSurge(d));
+    const annotationsChanged = setReplicasAnnotations(
+      copy,
+      desiredReplicas(d),
+      desiredReplicas(d) + maxSurge(d),
+    );
     if (!sizeChanged && !annotationsChanged) return rs;
     copy.spec = { ...copy.spec!, replicas };
     const updated = await this.replicaSets.update(copy);
     if (sizeChanged) {
       const direction = replicasOf(rs) < replicas ? 'up' : 'down';
-      this.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${direction} replica set ${rs.metadata?.name} to ${replicas}`);
+      this.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${direction} replica set ${rs.metadata?.name} to ${replicas}`,
+      );
     }
     return updated;
   }
 
   /** Applies resizes; returns the ReplicaSets with their new values and whether any size changed. */
-  private async applyScale(actions: ScaleAction[], d: Deployment, rss: ReplicaSet[]): Promise<{ rss: ReplicaSet[]; scaled: boolean }> {
+  private async applyScale(
+    actions: ScaleAction[],
+    d: Deployment,
+    rss: ReplicaSet[],
+  ): Promise<{ rss: ReplicaSet[]; scaled: boolean }> {
     let scaled = false;
     const result = [...rss];
     for (const a of actions) {
@@ -372,7 +436,9 @@ export class DeploymentController extends QueueController {
   private oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): boolean {
     if (actualReplicas(oldRSs) > 0) return true;
     const oldUIDs = new Set(oldRSs.map((rs) => rs.metadata?.uid));
-    for (const pod of this.podLister.namespace(newRS?.metadata?.namespace ?? oldRSs[0]?.metadata?.namespace ?? '').list()) {
+    for (const pod of this.podLister
+      .namespace(newRS?.metadata?.namespace ?? oldRSs[0]?.metadata?.namespace ?? '')
+      .list()) {
       const ref = getControllerOf(pod);
       if (!ref || !oldUIDs.has(ref.uid) || ref.uid === newRS?.metadata?.uid) continue;
       const phase = pod.status?.phase;
@@ -397,7 +463,11 @@ export class DeploymentController extends QueueController {
     await this.syncDeploymentStatus([...oldRSs, ...(newRS ? [newRS] : [])], newRS, d);
   }
 
-  private async syncDeploymentStatus(all: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment): Promise<void> {
+  private async syncDeploymentStatus(
+    all: ReplicaSet[],
+    newRS: ReplicaSet | undefined,
+    d: Deployment,
+  ): Promise<void> {
     const status = calculateStatus(all, newRS, d, this.ctx.now());
     if (sameStatus(d.status, status)) return;
     await this.deployments.updateStatus({ ...d, status });
@@ -415,7 +485,11 @@ export class DeploymentController extends QueueController {
   }
 
   /** Status with the Progressing condition and the progress deadline (syncRolloutStatus). */
-  private async syncRolloutStatus(all: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment): Promise<void> {
+  private async syncRolloutStatus(
+    all: ReplicaSet[],
+    newRS: ReplicaSet | undefined,
+    d: Deployment,
+  ): Promise<void> {
     const now = this.ctx.now();
     const status = calculateStatus(all, newRS, d, now);
     if (!hasProgressDeadline(d)) removeCondition(status, 'Progressing');
@@ -424,16 +498,37 @@ export class DeploymentController extends QueueController {
     if (hasProgressDeadline(d) && !complete) {
       const subject = newRS ? `ReplicaSet "${newRS.metadata?.name}"` : `Deployment "${d.metadata?.name}"`;
       if (deploymentComplete(d, status)) {
-        setCondition(status, newCondition('Progressing', 'True', Reasons.NewRSAvailable, `${subject} has successfully progressed.`, now));
+        setCondition(
+          status,
+          newCondition(
+            'Progressing',
+            'True',
+            Reasons.NewRSAvailable,
+            `${subject} has successfully progressed.`,
+            now,
+          ),
+        );
       } else if (deploymentProgressing(d, status)) {
-        const cond = newCondition('Progressing', 'True', Reasons.ReplicaSetUpdated, `${subject} is progressing.`, now);
+        const cond = newCondition(
+          'Progressing',
+          'True',
+          Reasons.ReplicaSetUpdated,
+          `${subject} is progressing.`,
+          now,
+        );
         if (current?.status === 'True') cond.lastTransitionTime = current.lastTransitionTime;
         removeCondition(status, 'Progressing');
         setCondition(status, cond);
       } else if (deploymentTimedOut(d, status, now)) {
         setCondition(
           status,
-          newCondition('Progressing', 'False', Reasons.TimedOut, `${subject} has timed out progressing.`, now),
+          newCondition(
+            'Progressing',
+            'False',
+            Reasons.TimedOut,
+            `${subject} has timed out progressing.`,
+            now,
+          ),
         );
       }
     }
@@ -460,7 +555,8 @@ export class DeploymentController extends QueueController {
   /** Checks again when the progress deadline of a stuck rollout passes. */
   private requeueStuckDeployment(d: Deployment, status: DeploymentStatus, now: number): void {
     const cond = getCondition(status, 'Progressing');
-    if (!hasProgressDeadline(d) || !cond || cond.reason === Reasons.TimedOut || deploymentComplete(d, status)) return;
+    if (!hasProgressDeadline(d) || !cond || cond.reason === Reasons.TimedOut || deploymentComplete(d, status))
+      return;
     if (!cond.lastUpdateTime) return;
     const after = parseTime(cond.lastUpdateTime) + (d.spec?.progressDeadlineSeconds ?? 0) * 1000 - now;
     const key = `${d.metadata?.namespace}/${d.metadata?.name}`;

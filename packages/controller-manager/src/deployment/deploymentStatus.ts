@@ -24,12 +24,21 @@ export const Reasons = {
   FailedRSCreate: 'ReplicaSetCreateError',
 } as const;
 
-export function newCondition(type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
+export function newCondition(
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  now: number,
+): DeploymentCondition {
   const t = formatTime(now);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 
-export function getCondition(status: DeploymentStatus | undefined, type: string): DeploymentCondition | undefined {
+export function getCondition(
+  status: DeploymentStatus | undefined,
+  type: string,
+): DeploymentCondition | undefined {
   return status?.conditions?.find((c) => c.type === type);
 }
 
@@ -38,7 +47,7 @@ export function getCondition(status: DeploymentStatus | undefined, type: string)
  * status and reason are the same; the transition time is kept while the status stays.
  */
 export function setCondition(status: DeploymentStatus, cond: DeploymentCondition): void {
-  const current = getCondition(status, cond.type ?? "");
+  const current = getCondition(status, cond.type ?? '');
   if (current && current.status === cond.status && current.reason === cond.reason) return;
   const next = { ...cond };
   if (current && current.status === cond.status) next.lastTransitionTime = current.lastTransitionTime;
@@ -85,12 +94,24 @@ export function calculateStatus(
   if (available >= desiredReplicas(d) - maxUnavailable(d)) {
     setCondition(
       status,
-      newCondition('Available', 'True', Reasons.MinimumReplicasAvailable, 'Deployment has minimum availability.', now),
+      newCondition(
+        'Available',
+        'True',
+        Reasons.MinimumReplicasAvailable,
+        'Deployment has minimum availability.',
+        now,
+      ),
     );
   } else {
     setCondition(
       status,
-      newCondition('Available', 'False', Reasons.MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now),
+      newCondition(
+        'Available',
+        'False',
+        Reasons.MinimumReplicasUnavailable,
+        'Deployment does not have minimum availability.',
+        now,
+      ),
     );
   }
   return status;

@@ -18,7 +18,12 @@ const template = (image: string, hash?: string): NonNullable<Deployment['spec']>
 
 const dep = (image: string, extra: Partial<NonNullable<Deployment['spec']>> = {}): Deployment =>
   ({
-    metadata: { name: 'web', namespace: 'ns', generation: 3, annotations: { team: 'a', [REVISION_ANNOTATION]: '2' } },
+    metadata: {
+      name: 'web',
+      namespace: 'ns',
+      generation: 3,
+      annotations: { team: 'a', [REVISION_ANNOTATION]: '2' },
+    },
     spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: template(image), ...extra },
   }) as Deployment;
 
@@ -42,7 +47,12 @@ describe('pod-template-hash', () => {
 
   test('the hash depends on the template and the collision count, not on key order', () => {
     const a = computeHash(template('nginx'));
-    expect(computeHash({ spec: { containers: [{ image: 'nginx', name: 'c' }] }, metadata: { labels: { app: 'web' } } })).toBe(a);
+    expect(
+      computeHash({
+        spec: { containers: [{ image: 'nginx', name: 'c' }] },
+        metadata: { labels: { app: 'web' } },
+      }),
+    ).toBe(a);
     expect(computeHash(template('nginx:2'))).not.toBe(a);
     expect(computeHash(template('nginx'), 1)).not.toBe(a);
     expect(computeHash(template('nginx'), 1)).not.toBe(computeHash(template('nginx'), 2));
@@ -73,7 +83,10 @@ describe('rollback: the old ReplicaSet becomes the new revision', () => {
   });
 
   test('a created ReplicaSet gets the replicas annotations', () => {
-    const fresh = { metadata: {}, spec: { replicas: 0, selector: {}, template: template('x') } } as ReplicaSet;
+    const fresh = {
+      metadata: {},
+      spec: { replicas: 0, selector: {}, template: template('x') },
+    } as ReplicaSet;
     setNewReplicaSetAnnotations(dep('x'), fresh, 1, false);
     expect(fresh.metadata?.annotations).toMatchObject({
       [REVISION_ANNOTATION]: '1',
@@ -94,18 +107,45 @@ describe('status and conditions', () => {
     }) as ReplicaSet;
 
   test('counts and the Available condition follow maxUnavailable', () => {
-    const d = dep('x', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } } });
+    const d = dep('x', {
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+    });
     const s = calculateStatus([withStatus(3, 2)], withStatus(3, 2), d, now);
-    expect(s).toMatchObject({ observedGeneration: 3, replicas: 3, updatedReplicas: 3, availableReplicas: 2, readyReplicas: 2, unavailableReplicas: 1 });
-    expect(s.conditions?.[0]).toMatchObject({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
+    expect(s).toMatchObject({
+      observedGeneration: 3,
+      replicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 2,
+      readyReplicas: 2,
+      unavailableReplicas: 1,
+    });
+    expect(s.conditions?.[0]).toMatchObject({
+      type: 'Available',
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: 'Deployment has minimum availability.',
+    });
     const low = calculateStatus([withStatus(3, 1)], withStatus(3, 1), d, now);
-    expect(low.conditions?.[0]).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+    expect(low.conditions?.[0]).toMatchObject({
+      status: 'False',
+      reason: 'MinimumReplicasUnavailable',
+      message: 'Deployment does not have minimum availability.',
+    });
   });
 
   test('the progress deadline passes when the Progressing condition was not updated in time', () => {
     const d = dep('x', { progressDeadlineSeconds: 60 });
     const status = {};
-    setCondition(status, newCondition('Progressing', 'True', Reasons.ReplicaSetUpdated, 'ReplicaSet "n" is progressing.', now - 61_000));
+    setCondition(
+      status,
+      newCondition(
+        'Progressing',
+        'True',
+        Reasons.ReplicaSetUpdated,
+        'ReplicaSet "n" is progressing.',
+        now - 61_000,
+      ),
+    );
     expect(deploymentTimedOut(d, status, now)).toBe(true);
     expect(deploymentTimedOut(d, status, now - 2_000)).toBe(false);
     const done = {};
@@ -119,7 +159,9 @@ describe('status and conditions', () => {
     setCondition(status, newCondition('Progressing', 'True', 'A', 'second', now));
     expect((status as { conditions: { message: string }[] }).conditions[0]!.message).toBe('first');
     setCondition(status, newCondition('Progressing', 'True', 'B', 'third', now));
-    expect((status as { conditions: { lastTransitionTime: string; lastUpdateTime: string }[] }).conditions[0]).toMatchObject({
+    expect(
+      (status as { conditions: { lastTransitionTime: string; lastUpdateTime: string }[] }).conditions[0],
+    ).toMatchObject({
       lastTransitionTime: '2024-01-01T00:09:59Z',
       lastUpdateTime: '2024-01-01T00:10:00Z',
     });

@@ -24,7 +24,8 @@ export type DeploymentCondition = NonNullable<DeploymentStatus['conditions']>[nu
 export const replicasOf = (obj: Deployment | ReplicaSet | undefined): number => obj?.spec?.replicas ?? 0;
 export const desiredReplicas = (d: Deployment): number => d.spec?.replicas ?? 1;
 
-export const isRollingUpdate = (d: Deployment): boolean => (d.spec?.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+export const isRollingUpdate = (d: Deployment): boolean =>
+  (d.spec?.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
 
 /** The surge allowed for the deployment (0 for Recreate). */
 export function maxSurge(d: Deployment): number {
@@ -38,7 +39,11 @@ export function maxUnavailable(d: Deployment): number {
   const replicas = desiredReplicas(d);
   if (!isRollingUpdate(d) || replicas === 0) return 0;
   const ru = d.spec?.strategy?.rollingUpdate;
-  const { maxUnavailable: u } = resolveFenceposts(ru?.maxSurge ?? '25%', ru?.maxUnavailable ?? '25%', replicas);
+  const { maxUnavailable: u } = resolveFenceposts(
+    ru?.maxSurge ?? '25%',
+    ru?.maxUnavailable ?? '25%',
+    replicas,
+  );
   return Math.min(u, replicas);
 }
 
@@ -134,7 +139,8 @@ export function isSaturated(d: Deployment, newRS: ReplicaSet | undefined): boole
 export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: number): boolean {
   const annotations = { ...(rs.metadata?.annotations ?? {}) };
   const changed =
-    annotations[DESIRED_REPLICAS_ANNOTATION] !== String(desired) || annotations[MAX_REPLICAS_ANNOTATION] !== String(max);
+    annotations[DESIRED_REPLICAS_ANNOTATION] !== String(desired) ||
+    annotations[MAX_REPLICAS_ANNOTATION] !== String(max);
   annotations[DESIRED_REPLICAS_ANNOTATION] = String(desired);
   annotations[MAX_REPLICAS_ANNOTATION] = String(max);
   rs.metadata = { ...rs.metadata, annotations };
@@ -159,7 +165,12 @@ export function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolea
  * deployment annotations, a higher revision (the replaced revision appended to the revision
  * history), and for a ReplicaSet being created the replicas annotations.
  */
-export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Deployment,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+): boolean {
   let changed = copyDeploymentAnnotations(d, rs);
   const annotations = { ...(rs.metadata?.annotations ?? {}) };
   const oldRevision = annotations[REVISION_ANNOTATION];
@@ -172,12 +183,16 @@ export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRe
     }
   }
   rs.metadata = { ...rs.metadata, annotations };
-  if (!exists && setReplicasAnnotations(rs, desiredReplicas(d), desiredReplicas(d) + maxSurge(d))) changed = true;
+  if (!exists && setReplicasAnnotations(rs, desiredReplicas(d), desiredReplicas(d) + maxSurge(d)))
+    changed = true;
   return changed;
 }
 
 /** The one active ReplicaSet, or the newest when none is active (FindActiveOrLatest). */
-export function findActiveOrLatest(newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findActiveOrLatest(
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): ReplicaSet | undefined {
   if (!newRS && oldRSs.length === 0) return undefined;
   const newestFirst = [...oldRSs].sort((a, b) => byCreation(b, a));
   const active = activeReplicaSets([...newestFirst, newRS]);

@@ -1,5 +1,11 @@
 import type { Deployment, ReplicaSet } from '@orch/api';
-import { MAX_REPLICAS_ANNOTATION, maxSurge, maxUnavailable, replicaSetsToCleanup, REVISION_ANNOTATION } from './deploymentUtil';
+import {
+  MAX_REPLICAS_ANNOTATION,
+  maxSurge,
+  maxUnavailable,
+  replicaSetsToCleanup,
+  REVISION_ANNOTATION,
+} from './deploymentUtil';
 import { reconcileOldReplicaSets, rollingUpdateStep, scalePlan } from './rolloutPlan';
 
 function dep(replicas: number, surge: number | string, unavailable: number | string): Deployment {
@@ -14,7 +20,13 @@ function dep(replicas: number, surge: number | string, unavailable: number | str
   } as Deployment;
 }
 
-function rs(name: string, replicas: number, available: number, created: string, annotations: Record<string, string> = {}): ReplicaSet {
+function rs(
+  name: string,
+  replicas: number,
+  available: number,
+  created: string,
+  annotations: Record<string, string> = {},
+): ReplicaSet {
   return {
     metadata: { name, namespace: 'ns', creationTimestamp: created, annotations, generation: 1 },
     spec: { replicas, selector: {}, template: {} },
@@ -26,7 +38,10 @@ function rs(name: string, replicas: number, available: number, created: string, 
  * Runs a rollout to the end: each step applies the controller's resizes; when no resize is possible
  * the "kubelet" makes every pod available. Pods of a shrunk set go at once. Returns the states.
  */
-function simulate(d: Deployment, oldReplicas: number): { steps: string[]; maxTotal: number; minAvailable: number } {
+function simulate(
+  d: Deployment,
+  oldReplicas: number,
+): { steps: string[]; maxTotal: number; minAvailable: number } {
   let old = rs('old', oldReplicas, oldReplicas, '2024-01-01T00:00:00Z');
   let neu = rs('new', 0, 0, '2024-01-02T00:00:00Z');
   const steps: string[] = [];
@@ -41,8 +56,20 @@ function simulate(d: Deployment, oldReplicas: number): { steps: string[]; maxTot
       continue;
     }
     for (const a of actions) {
-      if (a.rs.metadata?.name === 'new') neu = rs('new', a.replicas, Math.min(a.replicas, neu.status!.availableReplicas!), '2024-01-02T00:00:00Z');
-      else old = rs('old', a.replicas, Math.min(a.replicas, old.status!.availableReplicas!), '2024-01-01T00:00:00Z');
+      if (a.rs.metadata?.name === 'new')
+        neu = rs(
+          'new',
+          a.replicas,
+          Math.min(a.replicas, neu.status!.availableReplicas!),
+          '2024-01-02T00:00:00Z',
+        );
+      else
+        old = rs(
+          'old',
+          a.replicas,
+          Math.min(a.replicas, old.status!.availableReplicas!),
+          '2024-01-01T00:00:00Z',
+        );
       steps.push(`${a.rs.metadata?.name}=${a.replicas}`);
     }
     maxTotal = Math.max(maxTotal, old.spec!.replicas! + neu.spec!.replicas!);
@@ -95,15 +122,22 @@ describe('rolling update steps', () => {
 
   test('the new set shrinks to the desired size first when it is larger', () => {
     const d = dep(2, 1, 0);
-    expect(rollingUpdateStep(rs('new', 5, 5, '2024-01-02T00:00:00Z'), [], d)).toEqual([expect.objectContaining({ replicas: 2 })]);
+    expect(rollingUpdateStep(rs('new', 5, 5, '2024-01-02T00:00:00Z'), [], d)).toEqual([
+      expect.objectContaining({ replicas: 2 }),
+    ]);
   });
 });
 
 describe('scaling events', () => {
   test('a single active set takes the new size', () => {
     const d = dep(5, '25%', '25%');
-    expect(scalePlan(d, rs('new', 3, 3, '2024-01-02T00:00:00Z'), [rs('old', 0, 0, '2024-01-01T00:00:00Z')])).toEqual([
-      expect.objectContaining({ replicas: 5, rs: expect.objectContaining({ metadata: expect.objectContaining({ name: 'new' }) }) }),
+    expect(
+      scalePlan(d, rs('new', 3, 3, '2024-01-02T00:00:00Z'), [rs('old', 0, 0, '2024-01-01T00:00:00Z')]),
+    ).toEqual([
+      expect.objectContaining({
+        replicas: 5,
+        rs: expect.objectContaining({ metadata: expect.objectContaining({ name: 'new' }) }),
+      }),
     ]);
   });
 
@@ -112,7 +146,10 @@ describe('scaling events', () => {
     const old = rs('old', 8, 8, '2024-01-01T00:00:00Z', { [MAX_REPLICAS_ANNOTATION]: '13' });
     const neu = rs('new', 5, 0, '2024-01-02T00:00:00Z', { [MAX_REPLICAS_ANNOTATION]: '13' });
     const plan = scalePlan(d, neu, [old]);
-    expect(Object.fromEntries(plan.map((a) => [a.rs.metadata?.name, a.replicas]))).toEqual({ old: 12, new: 7 });
+    expect(Object.fromEntries(plan.map((a) => [a.rs.metadata?.name, a.replicas]))).toEqual({
+      old: 12,
+      new: 7,
+    });
   });
 
   test('scaling to 0 empties every active set', () => {

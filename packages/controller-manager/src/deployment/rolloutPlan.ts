@@ -35,7 +35,11 @@ function merge(actions: ScaleAction[], rs: ReplicaSet, replicas: number): void {
 }
 
 /** The new ReplicaSet's next size, or undefined when it stays (reconcileNewReplicaSet). */
-export function reconcileNewReplicaSet(allRSs: readonly ReplicaSet[], newRS: ReplicaSet, d: Deployment): number | undefined {
+export function reconcileNewReplicaSet(
+  allRSs: readonly ReplicaSet[],
+  newRS: ReplicaSet,
+  d: Deployment,
+): number | undefined {
   const desired = desiredReplicas(d);
   if (replicasOf(newRS) === desired) return undefined;
   if (replicasOf(newRS) > desired) return desired;
@@ -97,7 +101,11 @@ export function reconcileOldReplicaSets(
 }
 
 /** One rolling-update step: grow the new set, or else shrink old ones (rolloutRolling). */
-export function rollingUpdateStep(newRS: ReplicaSet, oldRSs: readonly ReplicaSet[], d: Deployment): ScaleAction[] {
+export function rollingUpdateStep(
+  newRS: ReplicaSet,
+  oldRSs: readonly ReplicaSet[],
+  d: Deployment,
+): ScaleAction[] {
   const allRSs = [...oldRSs, newRS];
   const next = reconcileNewReplicaSet(allRSs, newRS, d);
   if (next !== undefined) return [{ rs: newRS, replicas: next }];
@@ -124,7 +132,11 @@ function replicaSetFraction(rs: ReplicaSet, d: Deployment): number {
  * saturated new set lets the old ones go to 0; during a rolling update the difference is spread
  * over the active sets in proportion to their size, the rest going to the largest.
  */
-export function scalePlan(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ScaleAction[] {
+export function scalePlan(
+  d: Deployment,
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): ScaleAction[] {
   const desired = desiredReplicas(d);
   const single = findActiveOrLatest(newRS, oldRSs);
   if (single) return replicasOf(single) === desired ? [] : [{ rs: single, replicas: desired }];

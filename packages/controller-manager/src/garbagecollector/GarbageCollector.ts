@@ -6,11 +6,11 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import { releasePatch } from '../controller/claimObjects';
 import type { ControllerContext } from '../controller/ControllerContext';
 import { deletableResources, descriptorOf, mappingForKind } from '../controller/discovery';
 import { deletedObject, QueueController } from '../controller/QueueController';
 import { decideDependent, type OwnerLookup } from './ownerClassification';
+import { removeOwnerReferencesPatch } from './removeOwnerReferencesPatch';
 
 type OwnerReference = NonNullable<NonNullable<KubeObject['metadata']>['ownerReferences']>[number];
 
@@ -37,13 +37,19 @@ export class GarbageCollector extends QueueController {
     super('garbagecollector', ctx);
     for (const mapping of deletableResources()) {
       const informer = ctx.informers.informerFor<KubeObject>(descriptorOf(mapping));
-      informer.addIndexers({ [OWNER_UID_INDEX]: (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid) });
+      informer.addIndexers({
+        [OWNER_UID_INDEX]: (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid),
+      });
       const id = monitorId(mapping);
       this.monitors.set(id, { mapping, informer, client: clientFor(ctx.client, mapping) });
       informer.addEventHandler({
         onAdd: (o) => this.changed(id, o),
         onUpdate: (_old, o) => this.changed(id, o),
-        onDelete: (obj) => this.enqueueDependents(deletedObject(obj)),
+        onDelete: (obj) => {
+          const gone = deletedObject(obj);
+          this.enqueueDependents(gone);
+          this.enqueueOwners(gone);
+        },
       });
     }
     this.run([...this.monitors.values()].map((m) => m.informer));
@@ -55,7 +61,20 @@ export class GarbageCollector extends QueueController {
       (meta.ownerReferences?.length ?? 0) > 0 ||
       (meta.deletionTimestamp && (meta.finalizers ?? []).some((f) => f === ORPHAN || f === FOREGROUND));
     if (interesting) this.queue.add(`${id}|${objectKey(obj)}`);
-    if (meta.deletionTimestamp) this.enqueueDependents(obj);
+    if (meta.deletionTimestamp) {
+      this.enqueueDependents(obj);
+      this.enqueueOwners(obj);
+    }
+  }
+
+  /** Owners waiting in the foreground for their dependents look again when one goes. */
+  private enqueueOwners(obj: KubeObject): void {
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      const mapping = mappingForKind(ref.apiVersion ?? '', ref.kind ?? '');
+      if (!mapping) continue;
+      const namespace = mapping.namespaced ? (obj.metadata?.namespace ?? '') : '';
+      this.queue.add(`${monitorId(mapping)}|${namespace ? `${namespace}/${ref.name}` : ref.name}`);
+    }
   }
 
   /** Every object naming `owner` in its ownerReferences. */
@@ -97,9 +116,11 @@ export class GarbageCollector extends QueueController {
     const uid = owner.metadata?.uid ?? '';
     for (const { id, obj } of this.dependentsOf(uid)) {
       try {
-        await this.monitors.get(id)!.client.patch(obj.metadata?.name ?? '', 'strategic', releasePatch(obj, uid), {
-          namespace: obj.metadata?.namespace,
-        });
+        await this.monitors
+          .get(id)!
+          .client.patch(obj.metadata?.name ?? '', 'strategic', removeOwnerReferencesPatch(obj, [uid]), {
+            namespace: obj.metadata?.namespace,
+          });
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -127,7 +148,12 @@ export class GarbageCollector extends QueueController {
       await monitor.client.patch(
         obj.metadata?.name ?? '',
         'merge',
-        { metadata: { finalizers: finalizers.length ? finalizers : null, resourceVersion: obj.metadata?.resourceVersion } },
+        {
+          metadata: {
+            finalizers: finalizers.length ? finalizers : null,
+            resourceVersion: obj.metadata?.resourceVersion,
+          },
+        },
         { namespace: obj.metadata?.namespace },
       );
     } catch (err) {
@@ -169,7 +195,9 @@ export class GarbageCollector extends QueueController {
     const namespace = obj.metadata?.namespace;
     try {
       if (decision.action === 'removeOwnerRefs') {
-        await monitor.client.patch(name, 'strategic', releasePatch(obj, ...decision.uids), { namespace });
+        await monitor.client.patch(name, 'strategic', removeOwnerReferencesPatch(obj, decision.uids), {
+          namespace,
+        });
       } else if (decision.action === 'delete') {
         await monitor.client.delete(name, {
           namespace,

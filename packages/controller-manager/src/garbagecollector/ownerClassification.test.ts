@@ -20,7 +20,10 @@ test('with a solid owner left, references to gone or foreground-deleting owners 
 });
 
 test('Background: dependents of a gone owner are deleted', () => {
-  expect(decideDependent([{ uid: 'a', state: 'dangling' }], [], false)).toEqual({ action: 'delete', propagationPolicy: 'Background' });
+  expect(decideDependent([{ uid: 'a', state: 'dangling' }], [], false)).toEqual({
+    action: 'delete',
+    propagationPolicy: 'Background',
+  });
 });
 
 test('Foreground ordering: a dependent with dependents of its own is deleted in the foreground, so grandchildren go first', () => {
@@ -37,7 +40,10 @@ test('Foreground ordering: a dependent with dependents of its own is deleted in 
 });
 
 test("the dependent's own finalizers choose the propagation otherwise", () => {
-  expect(decideDependent([{ uid: 'a', state: 'dangling' }], ['orphan'], true)).toEqual({ action: 'delete', propagationPolicy: 'Orphan' });
+  expect(decideDependent([{ uid: 'a', state: 'dangling' }], ['orphan'], true)).toEqual({
+    action: 'delete',
+    propagationPolicy: 'Orphan',
+  });
   expect(decideDependent([{ uid: 'a', state: 'dangling' }], ['foregroundDeletion'], false)).toEqual({
     action: 'delete',
     propagationPolicy: 'Foreground',

@@ -18,11 +18,16 @@ export interface OwnerLookup {
  * in the foreground when an owner waits for dependents and the object has dependents itself,
  * else with the propagation its own finalizers ask for.
  */
-export function decideDependent(owners: readonly OwnerLookup[], finalizers: readonly string[], hasDependents: boolean): GCDecision {
+export function decideDependent(
+  owners: readonly OwnerLookup[],
+  finalizers: readonly string[],
+  hasDependents: boolean,
+): GCDecision {
   if (owners.length === 0) return { action: 'keep' };
   const solid = owners.filter((o) => o.state === 'solid');
   const others = owners.filter((o) => o.state !== 'solid').map((o) => o.uid);
-  if (solid.length > 0) return others.length > 0 ? { action: 'removeOwnerRefs', uids: others } : { action: 'keep' };
+  if (solid.length > 0)
+    return others.length > 0 ? { action: 'removeOwnerRefs', uids: others } : { action: 'keep' };
   const waiting = owners.some((o) => o.state === 'waitingForDependentsDeletion');
   if (waiting && hasDependents) return { action: 'delete', propagationPolicy: 'Foreground' };
   if (finalizers.includes('orphan')) return { action: 'delete', propagationPolicy: 'Orphan' };

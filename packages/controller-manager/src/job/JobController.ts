@@ -9,6 +9,9 @@ import {
   type Pod,
 } from '@orch/api';
 import {
+  ControllerExpectations,
+  ControllerRefManager,
+  recheckDeletionTimestamp,
   clientFor,
   isNotFound,
   ItemExponentialFailureRateLimiter,
@@ -19,8 +22,6 @@ import {
   type TypedClient,
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
-import { claimObjects } from '../controller/claimObjects';
-import { ControllerExpectations } from '../controller/ControllerExpectations';
 import type { ControllerContext } from '../controller/ControllerContext';
 import { isPodActive } from '../controller/podUtil';
 import { deletedObject, QueueController } from '../controller/QueueController';
@@ -70,7 +71,7 @@ export class JobController extends QueueController {
 
   constructor(ctx: ControllerContext) {
     super('job', ctx, new ItemExponentialFailureRateLimiter<string>(JOB_BACKOFF_BASE_MS, JOB_BACKOFF_MAX_MS));
-    this.expectations = new ControllerExpectations(ctx.now);
+    this.expectations = new ControllerExpectations(undefined, ctx.now);
     const jobInformer = ctx.informers.informerFor<Job>(RESOURCES.jobs);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     this.jobLister = jobInformer.lister();
@@ -99,7 +100,8 @@ export class JobController extends QueueController {
         const job = this.ownerOf(pod);
         if (!job) return;
         const key = keyOf(job);
-        if (pod.metadata?.deletionTimestamp && !old.metadata?.deletionTimestamp) this.expectations.deletionObserved(key);
+        if (pod.metadata?.deletionTimestamp && !old.metadata?.deletionTimestamp)
+          this.expectations.deletionObserved(key);
         const failedNow = pod.status?.phase === 'Failed' && old.status?.phase !== 'Failed';
         this.enqueueAfter(key, failedNow ? jobBackoffDelay(this.queue.numRequeues(key)) : 0);
       },
@@ -134,22 +136,15 @@ export class JobController extends QueueController {
     if (isJobFinished(cached)) return true;
     const job = structuredClone(cached);
     const now = this.ctx.now();
-    const needsSync = this.expectations.satisfied(key);
+    const needsSync = this.expectations.satisfiedExpectations(key);
     const previousRetry = this.queue.numRequeues(key);
-    const pods = await claimObjects(this.podLister.namespace(namespace).list(), {
-      owner: job,
-      gvk: JOB_GVK,
+    const pods = await new ControllerRefManager<Pod>({
+      controller: job,
+      controllerKind: { apiVersion: 'batch/v1', kind: 'Job' },
       selector: labelSelectorAsSelector(job.spec?.selector),
       client: this.pods,
-      fresh: async () => {
-        try {
-          return await this.jobs.get(name, { namespace });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-    });
+      canAdopt: recheckDeletionTimestamp(() => this.jobs.get(name, { namespace }), job.metadata?.uid ?? ''),
+    }).claim(this.podLister.namespace(namespace).list());
     const activePods = pods.filter(isPodActive);
     let active = activePods.length;
     const succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
@@ -178,6 +173,9 @@ export class JobController extends QueueController {
       failureMessage = 'Job was active longer than specified deadline';
     }
     let manageError: unknown;
+    // Pods created but not yet seen would escape the cleanup: fail once the cache has them (their
+    // arrival requeues the job).
+    if (failureReason && !needsSync) return false;
     if (failureReason) {
       await Promise.all(
         activePods.map((pod) =>
@@ -188,7 +186,10 @@ export class JobController extends QueueController {
       );
       failed += active;
       active = 0;
-      status.conditions = [...(status.conditions ?? []), newJobCondition('Failed', failureReason, failureMessage, now)];
+      status.conditions = [
+        ...(status.conditions ?? []),
+        newJobCondition('Failed', failureReason, failureMessage, now),
+      ];
       this.event(job, 'Warning', failureReason, failureMessage);
     } else {
       if (needsSync && !job.metadata?.deletionTimestamp) {
@@ -196,7 +197,12 @@ export class JobController extends QueueController {
       }
       if (jobComplete(job, active, succeeded)) {
         if (job.spec?.completions !== undefined && succeeded > job.spec.completions) {
-          this.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+          this.event(
+            job,
+            'Warning',
+            'TooManySucceededPods',
+            'Too many succeeded pods running after completion count reached',
+          );
         }
         status.conditions = [...(status.conditions ?? []), newJobCondition('Complete', '', '', now)];
         status.completionTime = formatTime(now);
@@ -215,7 +221,7 @@ export class JobController extends QueueController {
       status.succeeded = succeeded;
       status.failed = failed;
       await this.jobs.updateStatus({ ...job, status });
-      if (newFailure && !status.conditions?.some((c) => c.status === 'True')) {
+      if (newFailure && !isJobFinished({ ...job, status })) {
         throw new Error(`failed pod(s) detected for job key "${key}"`);
       }
       forget = true;

@@ -9,7 +9,9 @@ export type JobCondition = NonNullable<NonNullable<Job['status']>['conditions']>
 
 /** Whether the job has a Complete or Failed condition that is True. */
 export function isJobFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 /** The delay before the next sync after `requeues` failures: 0, 10 s, 20 s, 40 s, … 6 min (getBackoff). */
@@ -26,7 +28,10 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boole
   for (const pod of pods) {
     const phase = pod.status?.phase;
     if (phase !== 'Running' && phase !== 'Pending') continue;
-    for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+    for (const s of [
+      ...(pod.status?.initContainerStatuses ?? []),
+      ...(pod.status?.containerStatuses ?? []),
+    ]) {
       restarts += s.restartCount ?? 0;
     }
   }

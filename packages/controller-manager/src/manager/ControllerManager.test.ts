@@ -1,7 +1,7 @@
 import { FlagError } from '@orch/component-base';
 import { SharedInformerFactory, type KubeObject, type RestClient } from '@orch/client';
 import type { ControllerContext, ControllerDescriptor } from '../controller/ControllerContext';
-import { MemoryEventRecorder } from '../controller/EventRecorder';
+import { MemoryEventRecorder } from '../controller/MemoryEventRecorder';
 import { RESOURCES } from '../controller/resources';
 import { MemoryListerWatchers } from '../testing/MemoryListerWatchers';
 import { ControllerManager } from './ControllerManager';
@@ -9,7 +9,15 @@ import { ControllerManager } from './ControllerManager';
 describe('--controllers', () => {
   test('* runs every built controller that is on by default', () => {
     const { run, notBuilt } = ControllerManager.enabled(['*']);
-    expect(run).toEqual(['cronjob', 'deployment', 'garbagecollector', 'job', 'namespace', 'replicaset', 'serviceaccount']);
+    expect(run).toEqual([
+      'cronjob',
+      'deployment',
+      'garbagecollector',
+      'job',
+      'namespace',
+      'replicaset',
+      'serviceaccount',
+    ]);
     expect(notBuilt).toContain('statefulset');
     expect(notBuilt).not.toContain('bootstrapsigner');
   });
@@ -22,7 +30,9 @@ describe('--controllers', () => {
 
   test('an unknown name is an error naming it', () => {
     expect(() => ControllerManager.enabled(['*', 'nosuch'])).toThrow(FlagError);
-    expect(() => ControllerManager.enabled(['*', '-nosuch'])).toThrow('"nosuch" is not in the list of known controllers');
+    expect(() => ControllerManager.enabled(['*', '-nosuch'])).toThrow(
+      '"nosuch" is not in the list of known controllers',
+    );
   });
 });
 
@@ -31,12 +41,13 @@ describe('starting controllers', () => {
     const memory = new MemoryListerWatchers();
     memory.put(RESOURCES.pods, { metadata: { name: 'p', namespace: 'ns' } });
     const informers = new SharedInformerFactory(undefined, { listerWatcherFor: memory.listerWatcherFor });
-    const seen: { name: string; workers: number; synced: boolean }[] = [];
-    const fake = (name: string, flag?: string): ControllerDescriptor => ({
+    const seen: { name: string; workers: number; syncPeriodMs?: number; synced: boolean }[] = [];
+    const fake = (name: string, flag?: string, syncPeriodFlag?: string): ControllerDescriptor => ({
       concurrencyFlag: flag,
+      syncPeriodFlag,
       start(ctx: ControllerContext) {
         const informer = ctx.informers.informerFor<KubeObject>(RESOURCES.pods);
-        const entry = { name, workers: ctx.workers, synced: false };
+        const entry = { name, workers: ctx.workers, syncPeriodMs: ctx.syncPeriodMs, synced: false };
         seen.push(entry);
         const timer = setInterval(() => {
           if (informer.hasSynced()) entry.synced = true;
@@ -51,14 +62,20 @@ describe('starting controllers', () => {
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
       workers: (flag) => (flag === 'concurrent-deployment-syncs' ? 7 : undefined),
+      duration: (flag) => (flag === 'deployment-controller-sync-period' ? 30_000 : undefined),
       logger: { info: (m) => notices.push(m), warning: () => {}, error: () => {} },
-      registry: { deployment: fake('deployment', 'concurrent-deployment-syncs'), replicaset: fake('replicaset', 'concurrent-replicaset-syncs') },
+      registry: {
+        deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
+        replicaset: fake('replicaset', 'concurrent-replicaset-syncs'),
+      },
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
-    expect(notices).toContain('"statefulset" is enabled but not built into this controller manager yet; skipping');
-    expect(seen.map((s) => [s.name, s.workers])).toEqual([
-      ['deployment', 7],
-      ['replicaset', 1],
+    expect(notices).toContain(
+      '"statefulset" is enabled but not built into this controller manager yet; skipping',
+    );
+    expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs])).toEqual([
+      ['deployment', 7, 30_000],
+      ['replicaset', 1, 0],
     ]);
     const deadline = Date.now() + 5000;
     while (!seen.every((s) => s.synced) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -5,8 +5,12 @@ import {
   resolveControllers,
 } from '@orch/component-base';
 import type { RestClient, SharedInformerFactory } from '@orch/client';
-import type { EventRecorder } from '../controller/EventRecorder';
-import type { ControllerDescriptor, ControllerLogger, RunningController } from '../controller/ControllerContext';
+import type { EventRecorder } from '@orch/client';
+import type {
+  ControllerDescriptor,
+  ControllerLogger,
+  RunningController,
+} from '../controller/ControllerContext';
 import { CONTROLLER_REGISTRY } from './controllerRegistry';
 
 export interface ControllerManagerOptions {
@@ -19,6 +23,8 @@ export interface ControllerManagerOptions {
   recorderFor(controller: string, client: RestClient): EventRecorder;
   /** Workers of a controller's concurrency flag. */
   workers(flag: string): number | undefined;
+  /** The value of a duration flag in ms (sync periods). */
+  duration?(flag: string): number | undefined;
   logger: ControllerLogger;
   /** --controller-start-interval, in ms. */
   startIntervalMs?: number;
@@ -41,15 +47,23 @@ export class ControllerManager {
   constructor(private readonly opts: ControllerManagerOptions) {}
 
   /** The controllers that would run: enabled and built. */
-  static enabled(list: readonly string[], registry = CONTROLLER_REGISTRY): { run: string[]; notBuilt: string[] } {
-    const enabled = resolveControllers(list, CONTROLLER_MANAGER_CONTROLLERS, CONTROLLER_MANAGER_DISABLED_BY_DEFAULT);
+  static enabled(
+    list: readonly string[],
+    registry = CONTROLLER_REGISTRY,
+  ): { run: string[]; notBuilt: string[] } {
+    const enabled = resolveControllers(
+      list,
+      CONTROLLER_MANAGER_CONTROLLERS,
+      CONTROLLER_MANAGER_DISABLED_BY_DEFAULT,
+    );
     return { run: enabled.filter((n) => registry[n]), notBuilt: enabled.filter((n) => !registry[n]) };
   }
 
   async start(): Promise<string[]> {
     const registry = this.opts.registry ?? CONTROLLER_REGISTRY;
     const { run, notBuilt } = ControllerManager.enabled(this.opts.controllers, registry);
-    for (const name of notBuilt) this.opts.logger.info(`"${name}" is enabled but not built into this controller manager yet; skipping`);
+    for (const name of notBuilt)
+      this.opts.logger.info(`"${name}" is enabled but not built into this controller manager yet; skipping`);
     for (const name of run) {
       if (this.stopped) break;
       if (name === 'garbagecollector' && this.opts.enableGarbageCollector === false) {
@@ -59,13 +73,17 @@ export class ControllerManager {
       const descriptor = registry[name]!;
       try {
         const client = await this.opts.clientFor(name);
-        const workers = (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) || descriptor.defaultWorkers || 1;
+        const workers =
+          (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) ||
+          descriptor.defaultWorkers ||
+          1;
         const controller = descriptor.start({
           client,
           informers: this.opts.informers,
           recorder: this.opts.recorderFor(name, client),
           logger: this.opts.logger,
           workers,
+          syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
           now: this.opts.now ?? Date.now,
         });
         this.running.set(name, controller);
@@ -75,7 +93,8 @@ export class ControllerManager {
         this.opts.logger.error(`Error starting "${name}": ${errorMessage(err)}`);
         throw err;
       }
-      if (this.opts.startIntervalMs) await delay(this.opts.startIntervalMs * (1 + Math.random()), this.opts.signal);
+      if (this.opts.startIntervalMs)
+        await delay(this.opts.startIntervalMs * (1 + Math.random()), this.opts.signal);
     }
     return [...this.running.keys()];
   }

@@ -9,11 +9,22 @@ import { ServiceAccountController } from '../serviceaccount/ServiceAccountContro
 
 /** The controllers built so far, by the name --controllers uses. */
 export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>> = {
-  deployment: { concurrencyFlag: 'concurrent-deployment-syncs', start: (ctx) => new DeploymentController(ctx) },
-  replicaset: { concurrencyFlag: 'concurrent-replicaset-syncs', start: (ctx) => new ReplicaSetController(ctx) },
+  deployment: {
+    concurrencyFlag: 'concurrent-deployment-syncs',
+    syncPeriodFlag: 'deployment-controller-sync-period',
+    start: (ctx) => new DeploymentController(ctx),
+  },
+  replicaset: {
+    concurrencyFlag: 'concurrent-replicaset-syncs',
+    start: (ctx) => new ReplicaSetController(ctx),
+  },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
   garbagecollector: { concurrencyFlag: 'concurrent-gc-syncs', start: (ctx) => new GarbageCollector(ctx) },
-  namespace: { concurrencyFlag: 'concurrent-namespace-syncs', start: (ctx) => new NamespaceController(ctx) },
+  namespace: {
+    concurrencyFlag: 'concurrent-namespace-syncs',
+    syncPeriodFlag: 'namespace-sync-period',
+    start: (ctx) => new NamespaceController(ctx),
+  },
   serviceaccount: { defaultWorkers: 1, start: (ctx) => new ServiceAccountController(ctx) },
 };

@@ -1,5 +1,12 @@
 import { formatTime, NamespaceKind, type Namespace } from '@orch/api';
-import { clientFor, isNotFound, type Lister, type TypedClient, type KubeObject, type SharedIndexInformer } from '@orch/client';
+import {
+  clientFor,
+  isNotFound,
+  type Lister,
+  type TypedClient,
+  type KubeObject,
+  type SharedIndexInformer,
+} from '@orch/client';
 import { errorMessage } from '@orch/component-base';
 import type { ControllerContext } from '../controller/ControllerContext';
 import { deletableResources } from '../controller/discovery';
@@ -25,10 +32,13 @@ export class NamespaceController extends QueueController {
     const informer = ctx.informers.informerFor<Namespace>(RESOURCES.namespaces);
     this.nsLister = informer.lister();
     this.namespaces = clientFor(ctx.client, NamespaceKind);
-    informer.addEventHandler({
-      onAdd: (ns) => this.enqueue(ns),
-      onUpdate: (_o, ns) => this.enqueue(ns),
-    });
+    informer.addEventHandler(
+      {
+        onAdd: (ns) => this.enqueue(ns),
+        onUpdate: (_o, ns) => this.enqueue(ns),
+      },
+      ctx.syncPeriodMs || undefined,
+    );
     this.run([informer] as SharedIndexInformer<KubeObject>[]);
   }
 
@@ -48,7 +58,8 @@ export class NamespaceController extends QueueController {
           await client.deleteCollection({ namespace: name });
         } else {
           const list = await client.list({ namespace: name });
-          for (const item of list.items) await client.delete(item.metadata?.name ?? '', { namespace: name }).catch(ignoreNotFound);
+          for (const item of list.items)
+            await client.delete(item.metadata?.name ?? '', { namespace: name }).catch(ignoreNotFound);
         }
         const left = (await client.list({ namespace: name })).items as KubeObject[];
         if (left.length > 0) {
@@ -64,17 +75,65 @@ export class NamespaceController extends QueueController {
     }
     const now = this.ctx.now();
     const conditions = [
-      condition('NamespaceDeletionDiscoveryFailure', false, 'ResourcesDiscovered', 'All resources successfully discovered', now),
-      condition('NamespaceDeletionGroupVersionParsingFailure', false, 'ParsedGroupVersions', 'All legacy kube types successfully parsed', now),
+      condition(
+        'NamespaceDeletionDiscoveryFailure',
+        false,
+        'ResourcesDiscovered',
+        'All resources successfully discovered',
+        now,
+      ),
+      condition(
+        'NamespaceDeletionGroupVersionParsingFailure',
+        false,
+        'ParsedGroupVersions',
+        'All legacy kube types successfully parsed',
+        now,
+      ),
       failures.length
-        ? condition('NamespaceDeletionContentFailure', true, 'ContentDeletionFailed', `Failed to delete all resource types, ${failures.length} remaining: ${failures.join(', ')}`, now)
-        : condition('NamespaceDeletionContentFailure', false, 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization', now),
+        ? condition(
+            'NamespaceDeletionContentFailure',
+            true,
+            'ContentDeletionFailed',
+            `Failed to delete all resource types, ${failures.length} remaining: ${failures.join(', ')}`,
+            now,
+          )
+        : condition(
+            'NamespaceDeletionContentFailure',
+            false,
+            'ContentDeleted',
+            'All content successfully deleted, may be waiting on finalization',
+            now,
+          ),
       remaining.size
-        ? condition('NamespaceContentRemaining', true, 'SomeResourcesRemain', contentRemainingMessage(remaining), now)
-        : condition('NamespaceContentRemaining', false, 'ContentRemoved', 'All content successfully removed', now),
+        ? condition(
+            'NamespaceContentRemaining',
+            true,
+            'SomeResourcesRemain',
+            contentRemainingMessage(remaining),
+            now,
+          )
+        : condition(
+            'NamespaceContentRemaining',
+            false,
+            'ContentRemoved',
+            'All content successfully removed',
+            now,
+          ),
       finalizers.size
-        ? condition('NamespaceFinalizersRemaining', true, 'SomeFinalizersRemain', finalizersRemainingMessage(finalizers), now)
-        : condition('NamespaceFinalizersRemaining', false, 'ContentHasNoFinalizers', 'All content-preserving finalizers finished', now),
+        ? condition(
+            'NamespaceFinalizersRemaining',
+            true,
+            'SomeFinalizersRemain',
+            finalizersRemainingMessage(finalizers),
+            now,
+          )
+        : condition(
+            'NamespaceFinalizersRemaining',
+            false,
+            'ContentHasNoFinalizers',
+            'All content-preserving finalizers finished',
+            now,
+          ),
     ];
     await this.updateConditions(ns, conditions);
     if (failures.length) throw new Error(`namespace ${name}: ${failures.join('; ')}`);
@@ -82,7 +141,10 @@ export class NamespaceController extends QueueController {
       this.enqueueAfter(name, CONTENT_REMAINING_RECHECK_MS);
       return;
     }
-    const spec = { ...ns.spec, finalizers: (ns.spec?.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) };
+    const spec = {
+      ...ns.spec,
+      finalizers: (ns.spec?.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER),
+    };
     try {
       await this.ctx.client
         .put()
@@ -112,7 +174,13 @@ export class NamespaceController extends QueueController {
   }
 }
 
-function condition(type: string, status: boolean, reason: string, message: string, now: number): NamespaceCondition {
+function condition(
+  type: string,
+  status: boolean,
+  reason: string,
+  message: string,
+  now: number,
+): NamespaceCondition {
   return { type, status: status ? 'True' : 'False', lastTransitionTime: formatTime(now), reason, message };
 }
 

@@ -4,7 +4,14 @@ import { contentRemainingMessage, finalizersRemainingMessage, namespaceDeletionO
 
 test('controllers go before pods, pods before the rest, service accounts and config last', () => {
   const order = namespaceDeletionOrder(deletableResources()).map((m) => m.gvr.resource);
-  expect(order.slice(0, 6)).toEqual(['cronjobs', 'deployments', 'statefulsets', 'daemonsets', 'jobs', 'replicasets']);
+  expect(order.slice(0, 6)).toEqual([
+    'cronjobs',
+    'deployments',
+    'statefulsets',
+    'daemonsets',
+    'jobs',
+    'replicasets',
+  ]);
   expect(order.indexOf('pods')).toBeLessThan(order.indexOf('services'));
   expect(order.slice(-3)).toEqual(['configmaps', 'secrets', 'serviceaccounts']);
   // Only namespaced, stored, deletable resources; events are left to expire.
@@ -16,7 +23,9 @@ test('controllers go before pods, pods before the rest, service accounts and con
 });
 
 test("Kubernetes' wording of the remaining-content conditions", () => {
-  expect(contentRemainingMessage(new Map([['pods.', 2]]))).toBe('Some resources are remaining: pods. has 2 resource instances');
+  expect(contentRemainingMessage(new Map([['pods.', 2]]))).toBe(
+    'Some resources are remaining: pods. has 2 resource instances',
+  );
   expect(finalizersRemainingMessage(new Map([['foregroundDeletion', 1]]))).toBe(
     'Some content in the namespace has finalizers remaining: foregroundDeletion in 1 resource instances',
   );

@@ -8,6 +8,9 @@ import {
   type ReplicaSet,
 } from '@orch/api';
 import {
+  ControllerExpectations,
+  ControllerRefManager,
+  recheckDeletionTimestamp,
   clientFor,
   isNotFound,
   splitMetaNamespaceKey,
@@ -17,8 +20,6 @@ import {
   type SharedIndexInformer,
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
-import { claimObjects } from '../controller/claimObjects';
-import { ControllerExpectations } from '../controller/ControllerExpectations';
 import type { ControllerContext } from '../controller/ControllerContext';
 import { isPodActive, isPodReady } from '../controller/podUtil';
 import { deletedObject, QueueController } from '../controller/QueueController';
@@ -27,6 +28,7 @@ import { RESOURCES } from '../controller/resources';
 import { calculateReplicaSetStatus, sameReplicaSetStatus } from './replicaSetStatus';
 import { podsToDelete } from './rankPodsForDeletion';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from './slowStartBatch';
+import { updateStatusWithRetry } from '../controller/updateStatus';
 
 /** At most this many pods are created or deleted in one sync (Kubernetes' BurstReplicas). */
 export const BURST_REPLICAS = 500;
@@ -62,7 +64,7 @@ export class ReplicaSetController extends QueueController {
 
   constructor(ctx: ControllerContext) {
     super('replicaset', ctx);
-    this.expectations = new ControllerExpectations(ctx.now);
+    this.expectations = new ControllerExpectations(undefined, ctx.now);
     const rsInformer = ctx.informers.informerFor<ReplicaSet>(RESOURCES.replicasets);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     this.rsLister = rsInformer.lister();
@@ -144,7 +146,8 @@ export class ReplicaSetController extends QueueController {
     if (rs) {
       this.enqueue(rs);
       const minReady = rs.spec?.minReadySeconds ?? 0;
-      if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.enqueueAfter(this.key(rs), minReady * 1000 + 1000);
+      if (minReady > 0 && !isPodReady(old) && isPodReady(pod))
+        this.enqueueAfter(this.key(rs), minReady * 1000 + 1000);
       return;
     }
     if (!ref) for (const m of this.matchingReplicaSets(pod)) this.enqueue(m);
@@ -164,34 +167,38 @@ export class ReplicaSetController extends QueueController {
       this.expectations.delete(key);
       return;
     }
-    const needsSync = this.expectations.satisfied(key);
+    const needsSync = this.expectations.satisfiedExpectations(key);
     const selector = labelSelectorAsSelector(rs.spec?.selector);
     const active = this.podLister.namespace(namespace).list().filter(isPodActive);
-    const pods = await claimObjects(active, {
-      owner: rs,
-      gvk: REPLICA_SET_GVK,
+    const pods = await new ControllerRefManager<Pod>({
+      controller: rs,
+      controllerKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
       selector,
       client: this.pods,
-      fresh: async () => {
-        try {
-          return await this.replicaSets.get(name, { namespace });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-    });
+      canAdopt: recheckDeletionTimestamp(
+        () => this.replicaSets.get(name, { namespace }),
+        rs.metadata?.uid ?? '',
+      ),
+    }).claim(active);
     let manageError: { reason: 'FailedCreate' | 'FailedDelete'; message: string } | undefined;
-    if (needsSync && !rs.metadata?.deletionTimestamp) manageError = await this.manageReplicas(pods, active, rs, key);
+    if (needsSync && !rs.metadata?.deletionTimestamp)
+      manageError = await this.manageReplicas(pods, active, rs, key);
     const status = calculateReplicaSetStatus(rs, pods, manageError, this.ctx.now());
     let updated = rs;
-    if (!sameReplicaSetStatus(rs.status, status) || rs.metadata?.generation !== rs.status?.observedGeneration) {
-      updated = await this.replicaSets.updateStatus({ ...rs, status });
+    if (
+      !sameReplicaSetStatus(rs.status, status) ||
+      rs.metadata?.generation !== rs.status?.observedGeneration
+    ) {
+      updated = await updateStatusWithRetry(this.replicaSets, rs, status);
     }
     if (manageError) throw new Error(manageError.message);
     const minReady = rs.spec?.minReadySeconds ?? 0;
     const st = updated.status;
-    if (minReady > 0 && st?.readyReplicas === rs.spec?.replicas && st?.availableReplicas !== rs.spec?.replicas) {
+    if (
+      minReady > 0 &&
+      st?.readyReplicas === rs.spec?.replicas &&
+      st?.availableReplicas !== rs.spec?.replicas
+    ) {
       this.enqueueAfter(key, minReady * 1000);
     }
   }
@@ -209,9 +216,19 @@ export class ReplicaSetController extends QueueController {
       const { successes, error } = await slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, async () => {
         try {
           const pod = await this.pods.create(podFromTemplate(rs));
-          this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
+          this.ctx.recorder.event(
+            withKind(rs, 'apps/v1', 'ReplicaSet'),
+            'Normal',
+            'SuccessfulCreate',
+            `Created pod: ${pod.metadata?.name}`,
+          );
         } catch (err) {
-          this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);
+          this.ctx.recorder.event(
+            withKind(rs, 'apps/v1', 'ReplicaSet'),
+            'Warning',
+            'FailedCreate',
+            `Error creating: ${errorMessage(err)}`,
+          );
           throw err;
         }
       });
@@ -225,17 +242,28 @@ export class ReplicaSetController extends QueueController {
         victims.map(async (pod) => {
           try {
             await this.pods.delete(pod.metadata?.name ?? '', { namespace: pod.metadata?.namespace });
-            this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`);
+            this.ctx.recorder.event(
+              withKind(rs, 'apps/v1', 'ReplicaSet'),
+              'Normal',
+              'SuccessfulDelete',
+              `Deleted pod: ${pod.metadata?.name}`,
+            );
           } catch (err) {
             this.expectations.deletionObserved(key);
             if (isNotFound(err)) return;
-            this.ctx.recorder.event(withKind(rs, 'apps/v1', 'ReplicaSet'), 'Warning', 'FailedDelete', `Error deleting: ${errorMessage(err)}`);
+            this.ctx.recorder.event(
+              withKind(rs, 'apps/v1', 'ReplicaSet'),
+              'Warning',
+              'FailedDelete',
+              `Error deleting: ${errorMessage(err)}`,
+            );
             throw err;
           }
         }),
       );
       const failed = results.find((r) => r.status === 'rejected');
-      if (failed) return { reason: 'FailedDelete', message: errorMessage((failed as PromiseRejectedResult).reason) };
+      if (failed)
+        return { reason: 'FailedDelete', message: errorMessage((failed as PromiseRejectedResult).reason) };
     }
     return undefined;
   }

@@ -4,13 +4,37 @@ import { calculateReplicaSetStatus } from './replicaSetStatus';
 import { slowStartBatch } from './slowStartBatch';
 import { podFromTemplate } from './ReplicaSetController';
 
-function pod(name: string, opts: { node?: string; phase?: string; ready?: boolean; readySince?: string; restarts?: number; created?: string; labels?: Record<string, string> } = {}): Pod {
+function pod(
+  name: string,
+  opts: {
+    node?: string;
+    phase?: string;
+    ready?: boolean;
+    readySince?: string;
+    restarts?: number;
+    created?: string;
+    labels?: Record<string, string>;
+  } = {},
+): Pod {
   return {
-    metadata: { name, creationTimestamp: opts.created ?? '2024-01-01T00:00:00Z', labels: opts.labels ?? { app: 'a' } },
+    metadata: {
+      name,
+      creationTimestamp: opts.created ?? '2024-01-01T00:00:00Z',
+      labels: opts.labels ?? { app: 'a' },
+    },
     spec: { nodeName: opts.node, containers: [{ name: 'c' }] },
     status: {
       phase: opts.phase ?? 'Running',
-      conditions: opts.ready === undefined ? [] : [{ type: 'Ready', status: opts.ready ? 'True' : 'False', lastTransitionTime: opts.readySince ?? '2024-01-01T00:00:00Z' }],
+      conditions:
+        opts.ready === undefined
+          ? []
+          : [
+              {
+                type: 'Ready',
+                status: opts.ready ? 'True' : 'False',
+                lastTransitionTime: opts.readySince ?? '2024-01-01T00:00:00Z',
+              },
+            ],
       containerStatuses: [{ name: 'c', restartCount: opts.restarts ?? 0 }],
     },
   } as Pod;
@@ -78,7 +102,15 @@ describe('slow start', () => {
 });
 
 describe('status', () => {
-  const rs = { metadata: { name: 'r', generation: 4 }, spec: { replicas: 3, minReadySeconds: 10, selector: {}, template: { metadata: { labels: { app: 'a', tier: 'x' } } } } } as ReplicaSet;
+  const rs = {
+    metadata: { name: 'r', generation: 4 },
+    spec: {
+      replicas: 3,
+      minReadySeconds: 10,
+      selector: {},
+      template: { metadata: { labels: { app: 'a', tier: 'x' } } },
+    },
+  } as ReplicaSet;
   const now = Date.parse('2024-01-01T00:01:00Z');
 
   test('counts fully labeled, ready and available (minReadySeconds) pods', () => {
@@ -97,23 +129,49 @@ describe('status', () => {
   });
 
   test('ReplicaFailure is set on create failures and cleared after', () => {
-    const failed = calculateReplicaSetStatus(rs, [], { reason: 'FailedCreate', message: 'pods "r-" is forbidden' }, now);
+    const failed = calculateReplicaSetStatus(
+      rs,
+      [],
+      { reason: 'FailedCreate', message: 'pods "r-" is forbidden' },
+      now,
+    );
     expect(failed.conditions).toEqual([
-      { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'pods "r-" is forbidden', lastTransitionTime: '2024-01-01T00:01:00Z' },
+      {
+        type: 'ReplicaFailure',
+        status: 'True',
+        reason: 'FailedCreate',
+        message: 'pods "r-" is forbidden',
+        lastTransitionTime: '2024-01-01T00:01:00Z',
+      },
     ]);
-    expect(calculateReplicaSetStatus({ ...rs, status: failed }, [], undefined, now).conditions).toBeUndefined();
+    expect(
+      calculateReplicaSetStatus({ ...rs, status: failed }, [], undefined, now).conditions,
+    ).toBeUndefined();
   });
 });
 
 test('pods from the template carry labels and a controller reference', () => {
   const rs = {
     metadata: { name: 'web-abc', namespace: 'ns', uid: 'u1' },
-    spec: { replicas: 1, selector: {}, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    spec: {
+      replicas: 1,
+      selector: {},
+      template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    },
   } as ReplicaSet;
   expect(podFromTemplate(rs).metadata).toEqual({
     generateName: 'web-abc-',
     namespace: 'ns',
     labels: { app: 'a' },
-    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u1', controller: true, blockOwnerDeletion: true }],
+    ownerReferences: [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'web-abc',
+        uid: 'u1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
   });
 });

@@ -33,7 +33,8 @@ export class ServiceAccountController extends QueueController {
     saInformer.addEventHandler({
       onDelete: (obj) => {
         const sa = deletedObject(obj);
-        if (DEFAULT_SERVICE_ACCOUNTS.includes(sa.metadata?.name ?? '')) this.queue.add(sa.metadata?.namespace ?? '');
+        if (DEFAULT_SERVICE_ACCOUNTS.includes(sa.metadata?.name ?? ''))
+          this.queue.add(sa.metadata?.namespace ?? '');
       },
     });
     this.run([nsInformer, saInformer] as SharedIndexInformer<KubeObject>[]);
@@ -45,7 +46,11 @@ export class ServiceAccountController extends QueueController {
     for (const name of DEFAULT_SERVICE_ACCOUNTS) {
       if (this.saLister.namespace(namespace).get(name)) continue;
       try {
-        await this.serviceAccounts.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+        await this.serviceAccounts.create({
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: { name, namespace },
+        });
       } catch (err) {
         // Gone, terminating (Forbidden) or created meanwhile: nothing to do.
         if (isAlreadyExists(err) || isNotFound(err) || isForbidden(err)) continue;

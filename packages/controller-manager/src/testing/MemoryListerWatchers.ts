@@ -26,7 +26,8 @@ export class MemoryListerWatchers {
   }
 
   private emit(resource: ResourceDescriptor, type: string, obj: KubeObject): void {
-    for (const w of this.watchers.get(resourceKey(resource)) ?? []) w.write(`${JSON.stringify({ type, object: obj })}\n`);
+    for (const w of this.watchers.get(resourceKey(resource)) ?? [])
+      w.write(`${JSON.stringify({ type, object: obj })}\n`);
   }
 
   /** Adds or replaces an object (its resourceVersion is set). */
@@ -46,7 +47,10 @@ export class MemoryListerWatchers {
     const stored = c.get(key);
     if (!stored) return;
     c.delete(key);
-    this.emit(resource, 'DELETED', { ...stored, metadata: { ...stored.metadata, resourceVersion: String(++this.revision) } });
+    this.emit(resource, 'DELETED', {
+      ...stored,
+      metadata: { ...stored.metadata, resourceVersion: String(++this.revision) },
+    });
   }
 
   listerWatcherFor = (resource: ResourceDescriptor): ListerWatcher<KubeObject> => ({

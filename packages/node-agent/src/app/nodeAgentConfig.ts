@@ -82,7 +82,9 @@ export function nodeAgentValidators(): FlagValidator[] {
   return [
     (flags) => {
       const n = flags.number('nodes');
-      return n < 1 || n > MAX_SIMULATED_NODES ? [`--nodes ${n} must be between 1 and ${MAX_SIMULATED_NODES}`] : [];
+      return n < 1 || n > MAX_SIMULATED_NODES
+        ? [`--nodes ${n} must be between 1 and ${MAX_SIMULATED_NODES}`]
+        : [];
     },
     (flags) => (flags.string('node-name-prefix') === '' ? ['--node-name-prefix must not be empty'] : []),
     (flags) =>
@@ -156,7 +158,9 @@ export function buildNodeAgentConfig(flags: ParsedFlags): NodeAgentConfiguration
 }
 
 /** The names of the simulated nodes: `<prefix>-<i>`, or --hostname-override for a single node. */
-export function nodeNames(cfg: Pick<NodeAgentConfiguration, 'nodes' | 'nodeNamePrefix' | 'hostnameOverride'>): string[] {
+export function nodeNames(
+  cfg: Pick<NodeAgentConfiguration, 'nodes' | 'nodeNamePrefix' | 'hostnameOverride'>,
+): string[] {
   if (cfg.nodes === 1 && cfg.hostnameOverride !== '') return [cfg.hostnameOverride.toLowerCase()];
   return Array.from({ length: cfg.nodes }, (_, i) => `${cfg.nodeNamePrefix}-${i}`);
 }

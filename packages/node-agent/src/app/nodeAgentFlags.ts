@@ -78,7 +78,7 @@ function simulationFlags(): FlagSpec[] {
     flag({
       name: 'node-writers',
       type: 'int32',
-      default: 32,
+      default: 128,
       help: 'Most API writes (leases, node and pod status) in flight at once.',
     }),
   ];

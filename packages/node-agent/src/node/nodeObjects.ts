@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  formatMicroTime,
-  formatTime,
-  parseQuantity,
-  type Lease,
-  type Node,
-  type Taint,
-} from '@orch/api';
+import { formatMicroTime, formatTime, parseQuantity, type Lease, type Node, type Taint } from '@orch/api';
 import { nodeInternalIP, nodePodCIDR } from './addresses';
 
 /** Namespace of the node leases. */
@@ -45,7 +38,10 @@ type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[numb
 type NodeStatus = NonNullable<Node['status']>;
 
 /** Capacity minus reserved resources, never below zero (the kubelet's allocatable). */
-export function allocatable(capacity: Record<string, string>, reserved: Record<string, string>): Record<string, string> {
+export function allocatable(
+  capacity: Record<string, string>,
+  reserved: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(capacity)) {
     const r = reserved[name];
@@ -139,8 +135,18 @@ const CONDITIONS: readonly Omit<NodeCondition, 'lastHeartbeatTime' | 'lastTransi
     reason: 'KubeletHasSufficientMemory',
     message: 'kubelet has sufficient memory available',
   },
-  { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
-  { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+  {
+    type: 'DiskPressure',
+    status: 'False',
+    reason: 'KubeletHasNoDiskPressure',
+    message: 'kubelet has no disk pressure',
+  },
+  {
+    type: 'PIDPressure',
+    status: 'False',
+    reason: 'KubeletHasSufficientPID',
+    message: 'kubelet has sufficient PID available',
+  },
   { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
 ];
 
@@ -148,11 +154,16 @@ const CONDITIONS: readonly Omit<NodeCondition, 'lastHeartbeatTime' | 'lastTransi
  * The node's status at `now`: every condition heartbeats now; a condition keeps its
  * lastTransitionTime from `previous` unless its status changed.
  */
-export function nodeStatus(node: SimulatedNode, now: number, previous?: readonly NodeCondition[]): NodeStatus {
+export function nodeStatus(
+  node: SimulatedNode,
+  now: number,
+  previous?: readonly NodeCondition[],
+): NodeStatus {
   const heartbeat = formatTime(now);
   const conditions = CONDITIONS.map((c) => {
     const old = previous?.find((p) => p.type === c.type);
-    const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : heartbeat;
+    const lastTransitionTime =
+      old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : heartbeat;
     return { ...c, lastHeartbeatTime: heartbeat, lastTransitionTime };
   });
   return {
@@ -196,10 +207,12 @@ export function nodeLease(node: SimulatedNode, durationSeconds: number, now: num
     metadata: {
       name: node.name,
       namespace: NODE_LEASE_NAMESPACE,
-      ...(uid
-        ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid }] }
-        : {}),
+      ...(uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid }] } : {}),
     },
-    spec: { holderIdentity: node.name, leaseDurationSeconds: durationSeconds, renewTime: formatMicroTime(now) },
+    spec: {
+      holderIdentity: node.name,
+      leaseDurationSeconds: durationSeconds,
+      renewTime: formatMicroTime(now),
+    },
   } as Lease;
 }

@@ -26,7 +26,9 @@ export class DueQueue {
   private heap: Entry[] = [];
   /** The live entry of each scheduled key; heap entries not found here are stale. */
   private readonly live = new Map<string, Entry>();
-  private readonly ready: string[] = [];
+  /** Due keys waiting for a worker, FIFO from `readyHead`. */
+  private ready: string[] = [];
+  private readyHead = 0;
   private readonly running = new Set<string>();
   /** Keys that fell due while running: run again when done. */
   private readonly rerun = new Set<string>();
@@ -40,7 +42,7 @@ export class DueQueue {
 
   /** Number of keys scheduled or waiting for a worker. */
   get size(): number {
-    return this.live.size + this.ready.length;
+    return this.live.size + this.ready.length - this.readyHead;
   }
 
   /** Number of handlers running. */
@@ -81,7 +83,8 @@ export class DueQueue {
     this.timer = undefined;
     this.heap = [];
     this.live.clear();
-    this.ready.length = 0;
+    this.ready = [];
+    this.readyHead = 0;
     this.rerun.clear();
     if (this.running.size > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -111,8 +114,15 @@ export class DueQueue {
   }
 
   private pump(): void {
-    while (!this.stopped && this.running.size < this.opts.concurrency && this.ready.length > 0) {
-      const key = this.ready.shift()!;
+    while (!this.stopped && this.running.size < this.opts.concurrency && this.readyHead < this.ready.length) {
+      const key = this.ready[this.readyHead++]!;
+      if (this.readyHead === this.ready.length) {
+        this.ready = [];
+        this.readyHead = 0;
+      } else if (this.readyHead > 1024 && this.readyHead * 2 > this.ready.length) {
+        this.ready = this.ready.slice(this.readyHead);
+        this.readyHead = 0;
+      }
       if (this.running.has(key)) {
         this.rerun.add(key);
         continue;

@@ -1,16 +1,22 @@
 /**
- * When the `index`-th of `count` periodic jobs first falls due, so that their runs are spread evenly
- * over one period starting at `start`.
+ * Slots that spread N periodic jobs evenly over their period: job `index` of `count` runs at
+ * origin + index/count of the period, and every period after that.
  */
-export function staggeredDue(start: number, index: number, count: number, periodMs: number): number {
-  return start + Math.floor((index * periodMs) / Math.max(1, count));
+
+/** Offset of job `index` of `count` within a period. */
+export function staggerOffset(index: number, count: number, periodMs: number): number {
+  return Math.floor((index * periodMs) / Math.max(1, count));
 }
 
-/**
- * The next due time of a periodic job that was due at `previous`: one period later, keeping its slot
- * in the spread; a job that fell behind by more than a period runs at once and takes `now`'s slot.
- */
-export function nextDue(previous: number, periodMs: number, now: number): number {
-  const next = previous + periodMs;
-  return next < now ? now : next;
+/** The first slot of job `index` of `count` strictly after `now`. */
+export function nextSlot(
+  origin: number,
+  index: number,
+  count: number,
+  periodMs: number,
+  now: number,
+): number {
+  const first = origin + staggerOffset(index, count, periodMs);
+  if (first > now) return first;
+  return first + (Math.floor((now - first) / periodMs) + 1) * periodMs;
 }

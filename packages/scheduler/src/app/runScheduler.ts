@@ -25,7 +25,10 @@ const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false }
 /** Builds the API client from --kubeconfig/--master and the --orch-api-* flags. */
 export function restClientFor(cfg: SchedulerConfiguration, component: string): RestClient {
   const { kubeconfig, master, qps, burst, contentType } = cfg.clientConnection;
-  const { config } = buildConfigFromFlags({ ...(kubeconfig ? { kubeconfig } : {}), ...(master ? { master } : {}) });
+  const { config } = buildConfigFromFlags({
+    ...(kubeconfig ? { kubeconfig } : {}),
+    ...(master ? { master } : {}),
+  });
   return new RestClient({ ...config, qps, burst, contentType, userAgent: `${component}/${process.version}` });
 }
 
@@ -36,7 +39,8 @@ export function restClientFor(cfg: SchedulerConfiguration, component: string): R
 export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): Promise<DaemonHandle> {
   const { config: cfg, logger, flags } = ctx;
   for (const [name, notice] of Object.entries(NOTICE_ONLY_FLAGS))
-    if (flags.has(name) && flags.changed(name)) logger.info(`Flag --${name} is accepted but has no effect: ${notice}`);
+    if (flags.has(name) && flags.changed(name))
+      logger.info(`Flag --${name} is accepted but has no effect: ${notice}`);
 
   const rest = restClientFor(cfg, ctx.name);
   const identity = `${hostname()}_${randomUUID()}`;
@@ -47,7 +51,8 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     recorder: broadcaster.newRecorder({ component: cfg.profiles[0]!.schedulerName }),
   });
   const factory = new SharedInformerFactory(rest, {
-    onHandlerError: (err) => logger.error(`event handler failed: ${err instanceof Error ? err.stack : String(err)}`),
+    onHandlerError: (err) =>
+      logger.error(`event handler failed: ${err instanceof Error ? err.stack : String(err)}`),
   });
   const podInformer = factory.informerFor<Pod>(PODS);
   const nodeInformer = factory.informerFor<Node>(NODES);
@@ -64,9 +69,15 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
   factory.start();
-  ctx.health.add({ name: 'informer-sync', check: () => {
-    if (!podInformer.hasSynced() || !nodeInformer.hasSynced()) throw new Error('informers not synced');
-  } }, ['readyz']);
+  ctx.health.add(
+    {
+      name: 'informer-sync',
+      check: () => {
+        if (!podInformer.hasSynced() || !nodeInformer.hasSynced()) throw new Error('informers not synced');
+      },
+    },
+    ['readyz'],
+  );
   await factory.waitForCacheSync();
   logger.info(`Caches synced; profiles: ${cfg.profiles.map((p) => p.schedulerName).join(', ')}`);
 
@@ -103,9 +114,9 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
         },
       },
       releaseOnCancel: true,
-      onError: (err) => logger.v(2).info(`leader election: ${err instanceof Error ? err.message : String(err)}`),
+      onError: (err) =>
+        logger.v(2).info(`leader election: ${err instanceof Error ? err.message : String(err)}`),
     });
-    ctx.health.add({ name: 'leaderElection', check: () => undefined }, ['healthz']);
     electing = elector.run(abort.signal);
   }
 

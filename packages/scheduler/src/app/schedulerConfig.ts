@@ -31,7 +31,8 @@ export function parseProfiles(raw: unknown, file: string): ProfileConfig[] | und
   const names = new Set<string>();
   return raw.map((p: unknown, i) => {
     if (!isRecord(p)) throw new FlagError(`--config: profiles[${i}] in ${file} must be a mapping`);
-    const schedulerName = typeof p.schedulerName === 'string' && p.schedulerName !== '' ? p.schedulerName : '';
+    const schedulerName =
+      typeof p.schedulerName === 'string' && p.schedulerName !== '' ? p.schedulerName : '';
     if (!schedulerName) throw new FlagError(`--config: profiles[${i}].schedulerName: Required value`);
     if (names.has(schedulerName))
       throw new FlagError(`--config: profiles[${i}].schedulerName: Duplicate value: "${schedulerName}"`);
@@ -80,9 +81,12 @@ export function buildSchedulerConfig(flags: ParsedFlags): SchedulerConfiguration
     throw new FlagError(`percentageOfNodesToScore: Invalid value: ${percentage}: not in valid range [0-100]`);
   const initial = flags.number('pod-initial-backoff-seconds');
   const max = flags.number('pod-max-backoff-seconds');
-  if (initial <= 0) throw new FlagError(`podInitialBackoffSeconds: Invalid value: ${initial}: must be greater than 0`);
+  if (initial <= 0)
+    throw new FlagError(`podInitialBackoffSeconds: Invalid value: ${initial}: must be greater than 0`);
   if (max < initial)
-    throw new FlagError(`podMaxBackoffSeconds: Invalid value: ${max}: must be greater than or equal to PodInitialBackoffSeconds`);
+    throw new FlagError(
+      `podMaxBackoffSeconds: Invalid value: ${max}: must be greater than or equal to PodInitialBackoffSeconds`,
+    );
   return {
     clientConnection: clientConnectionOptionsFromFlags(flags),
     leaderElection: leaderElectionOptionsFromFlags(flags),

@@ -82,7 +82,8 @@ export class SchedulerCache {
 
   /** The nodes known to exist (with a Node object), in a stable order. */
   nodeInfos(): readonly NodeInfo[] {
-    if (this.nodeList === undefined) this.nodeList = [...this.nodes.values()].filter((n) => n.node !== undefined);
+    if (this.nodeList === undefined)
+      this.nodeList = [...this.nodes.values()].filter((n) => n.node !== undefined);
     return this.nodeList;
   }
 

@@ -1,5 +1,11 @@
 import { formatTime, getCondition, PodKind, type ConditionLike, type Pod } from '@orch/api';
-import { clientFor, type EventRecorder, type KubeObject, type RestClient, type TypedClient } from '@orch/client';
+import {
+  clientFor,
+  type EventRecorder,
+  type KubeObject,
+  type RestClient,
+  type TypedClient,
+} from '@orch/client';
 import type { SchedulerClient } from '../framework/interfaces';
 
 export interface RestSchedulerClientOptions {
@@ -60,10 +66,15 @@ export class RestSchedulerClient implements SchedulerClient {
       conditions: [{ ...condition, lastProbeTime: null, lastTransitionTime }],
     };
     if (!nominationUnchanged) status.nominatedNodeName = nominatedNodeName;
-    await this.pods.patch(pod.metadata?.name ?? '', 'strategic', { status }, {
-      namespace: pod.metadata?.namespace ?? '',
-      subresource: 'status',
-    });
+    await this.pods.patch(
+      pod.metadata?.name ?? '',
+      'strategic',
+      { status },
+      {
+        namespace: pod.metadata?.namespace ?? '',
+        subresource: 'status',
+      },
+    );
   }
 
   event(pod: Pod, type: 'Normal' | 'Warning', reason: string, _action: string, message: string): void {

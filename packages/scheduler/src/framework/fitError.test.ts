@@ -16,8 +16,15 @@ describe('fitErrorMessage', () => {
 
   it('matches Kubernetes for three full nodes', () => {
     const full = Status.unschedulable('Insufficient cpu');
-    expect(fitErrorMessage(3, new Map([['a', full], ['b', full], ['c', full]]))).toBe(
-      '0/3 nodes are available: 3 Insufficient cpu.',
-    );
+    expect(
+      fitErrorMessage(
+        3,
+        new Map([
+          ['a', full],
+          ['b', full],
+          ['c', full],
+        ]),
+      ),
+    ).toBe('0/3 nodes are available: 3 Insufficient cpu.');
   });
 });

@@ -24,7 +24,11 @@ describe('Framework', () => {
       'NodeAffinity',
       'TaintToleration',
     ]);
-    expect(fwk.pluginNames('score')).toEqual(['NodeResourcesLeastAllocated', 'NodeAffinity', 'TaintToleration']);
+    expect(fwk.pluginNames('score')).toEqual([
+      'NodeResourcesLeastAllocated',
+      'NodeAffinity',
+      'TaintToleration',
+    ]);
     expect(fwk.pluginNames('bind')).toEqual(['DefaultBinder']);
   });
 
@@ -54,10 +58,14 @@ describe('Framework', () => {
   });
 
   it('rejects a waiting pod when the Permit timeout passes', async () => {
-    const registry = registryWith('Slow', () => ({
-      name: 'Slow',
-      permit: () => ({ status: new Status(Code.Wait), timeoutMs: 20 }),
-    }) satisfies PermitPlugin);
+    const registry = registryWith(
+      'Slow',
+      () =>
+        ({
+          name: 'Slow',
+          permit: () => ({ status: new Status(Code.Wait), timeoutMs: 20 }),
+        }) satisfies PermitPlugin,
+    );
     const fwk = new Framework(
       { schedulerName: 'x', plugins: { permit: { enabled: [{ name: 'Slow' }] } } },
       registry,
@@ -72,11 +80,19 @@ describe('Framework', () => {
   });
 
   it('lets a plugin reject a waiting pod', async () => {
-    const registry = registryWith('Gate', () => ({
-      name: 'Gate',
-      permit: () => ({ status: new Status(Code.Wait), timeoutMs: 60_000 }),
-    }) satisfies PermitPlugin);
-    const fwk = new Framework({ schedulerName: 'x', plugins: { permit: { enabled: [{ name: 'Gate' }] } } }, registry, deps);
+    const registry = registryWith(
+      'Gate',
+      () =>
+        ({
+          name: 'Gate',
+          permit: () => ({ status: new Status(Code.Wait), timeoutMs: 60_000 }),
+        }) satisfies PermitPlugin,
+    );
+    const fwk = new Framework(
+      { schedulerName: 'x', plugins: { permit: { enabled: [{ name: 'Gate' }] } } },
+      registry,
+      deps,
+    );
     const pod = makePod('p');
     fwk.runPermitPlugins(new CycleState(), pod, 'n');
     const waiting = fwk.waitOnPermit(pod);
@@ -92,7 +108,12 @@ describe('Framework', () => {
     const cluster = new MemoryCluster();
     cluster.addPod(makePod('p'));
     const fwk = new Framework(
-      { schedulerName: 'x', plugins: { bind: { disabled: [{ name: '*' }], enabled: [{ name: 'Skipper' }, { name: 'DefaultBinder' }] } } },
+      {
+        schedulerName: 'x',
+        plugins: {
+          bind: { disabled: [{ name: '*' }], enabled: [{ name: 'Skipper' }, { name: 'DefaultBinder' }] },
+        },
+      },
       registry,
       { client: cluster, nodeInfos: () => [] },
     );

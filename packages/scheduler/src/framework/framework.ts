@@ -22,7 +22,13 @@ import type {
 } from './interfaces';
 import { MAX_NODE_SCORE, MIN_NODE_SCORE } from './interfaces';
 import type { NodeInfo } from './nodeInfo';
-import { defaultPlugins, EXTENSION_POINTS, mergePluginSet, type ExtensionPoint, type ProfileConfig } from './profile';
+import {
+  defaultPlugins,
+  EXTENSION_POINTS,
+  mergePluginSet,
+  type ExtensionPoint,
+  type ProfileConfig,
+} from './profile';
 import { Code, Status } from './status';
 import { WaitingPodImpl, WaitingPodsMap } from './waitingPods';
 
@@ -85,7 +91,8 @@ export class Framework implements FrameworkHandle {
         let plugin = instances.get(ref.name);
         if (!plugin) {
           const factory = registry.get(ref.name);
-          if (!factory) throw new Error(`profile "${profile.schedulerName}": plugin "${ref.name}" does not exist`);
+          if (!factory)
+            throw new Error(`profile "${profile.schedulerName}": plugin "${ref.name}" does not exist`);
           plugin = factory(args.get(ref.name), this);
           instances.set(ref.name, plugin);
         }
@@ -96,13 +103,16 @@ export class Framework implements FrameworkHandle {
         }
         const weight = ref.weight ?? 1;
         if (point === 'score' && (weight <= 0 || !Number.isInteger(weight)))
-          throw new Error(`profile "${profile.schedulerName}": score plugin "${ref.name}" has invalid weight ${weight}`);
+          throw new Error(
+            `profile "${profile.schedulerName}": score plugin "${ref.name}" has invalid weight ${weight}`,
+          );
         return { plugin, weight };
       });
     }
     if (resolved.queueSort.length !== 1)
       throw new Error(`profile "${profile.schedulerName}": exactly one queue sort plugin is required`);
-    if (resolved.bind.length === 0) throw new Error(`profile "${profile.schedulerName}": at least one bind plugin is required`);
+    if (resolved.bind.length === 0)
+      throw new Error(`profile "${profile.schedulerName}": at least one bind plugin is required`);
     const pick = <T>(point: ExtensionPoint): T[] => resolved[point].map((r) => r.plugin as unknown as T);
     this.queueSort = pick<QueueSortPlugin>('queueSort')[0]!;
     this.preFilters = pick('preFilter');
@@ -150,7 +160,9 @@ export class Framework implements FrameworkHandle {
       try {
         s = p.preFilter(state, pod);
       } catch (err) {
-        s = Status.error(`error while running "${p.name}" prefilter plugin for pod "${pod.metadata?.name}": ${errorText(err)}`);
+        s = Status.error(
+          `error while running "${p.name}" prefilter plugin for pod "${pod.metadata?.name}": ${errorText(err)}`,
+        );
       }
       if (s !== undefined && !s.isSuccess()) {
         if (s.isUnschedulable()) return s.withPlugin(p.name);
@@ -203,7 +215,9 @@ export class Framework implements FrameworkHandle {
     for (const p of this.preScores) {
       const s = p.preScore(state, pod, nodes);
       if (s !== undefined && !s.isSuccess())
-        return Status.error(`error while running "${p.name}" prescore plugin for pod "${pod.metadata?.name}": ${s.message()}`);
+        return Status.error(
+          `error while running "${p.name}" prescore plugin for pod "${pod.metadata?.name}": ${s.message()}`,
+        );
     }
     return Status.success();
   }
@@ -220,7 +234,8 @@ export class Framework implements FrameworkHandle {
       for (let n = 0; n < nodes.length; n++) scores[n] = p.score(state, pod, nodes[n]!);
       if (p.normalizeScore) {
         const s = p.normalizeScore(state, pod, scores);
-        if (s !== undefined && !s.isSuccess()) throw new Error(`normalize score plugin "${p.name}" failed: ${s.message()}`);
+        if (s !== undefined && !s.isSuccess())
+          throw new Error(`normalize score plugin "${p.name}" failed: ${s.message()}`);
       }
       const weight = this.scoreWeights[i]!;
       for (let n = 0; n < nodes.length; n++) {
@@ -239,7 +254,9 @@ export class Framework implements FrameworkHandle {
     for (const p of this.reserves) {
       const s = p.reserve(state, pod, nodeName);
       if (s !== undefined && !s.isSuccess())
-        return Status.error(`error while running "${p.name}" reserve plugin for pod "${pod.metadata?.name}": ${s.message()}`);
+        return Status.error(
+          `error while running "${p.name}" reserve plugin for pod "${pod.metadata?.name}": ${s.message()}`,
+        );
     }
     return Status.success();
   }
@@ -261,11 +278,15 @@ export class Framework implements FrameworkHandle {
         waits.set(p.name, Math.min(r.timeoutMs ?? MAX_PERMIT_TIMEOUT_MS, MAX_PERMIT_TIMEOUT_MS));
         continue;
       }
-      return Status.error(`error while running "${p.name}" permit plugin for pod "${pod.metadata?.name}": ${s.message()}`);
+      return Status.error(
+        `error while running "${p.name}" permit plugin for pod "${pod.metadata?.name}": ${s.message()}`,
+      );
     }
     if (waits.size === 0) return Status.success();
     this.waitingPods.add(pod.metadata?.uid ?? '', new WaitingPodImpl(pod, waits));
-    return new Status(Code.Wait, [`one or more plugins asked to wait and no plugin rejected pod "${pod.metadata?.name}"`]);
+    return new Status(Code.Wait, [
+      `one or more plugins asked to wait and no plugin rejected pod "${pod.metadata?.name}"`,
+    ]);
   }
 
   /** Resolves when a waiting pod is allowed or rejected; at once for a pod that does not wait. */
@@ -284,7 +305,9 @@ export class Framework implements FrameworkHandle {
     for (const p of this.preBinds) {
       const s = await p.preBind(state, pod, nodeName);
       if (s !== undefined && !s.isSuccess())
-        return Status.error(`error while running "${p.name}" prebind plugin for pod "${pod.metadata?.name}": ${s.message()}`);
+        return Status.error(
+          `error while running "${p.name}" prebind plugin for pod "${pod.metadata?.name}": ${s.message()}`,
+        );
     }
     return Status.success();
   }
@@ -302,7 +325,9 @@ export class Framework implements FrameworkHandle {
       last = s ?? Status.success();
       if (last.code === Code.Skip) continue;
       if (!last.isSuccess())
-        return Status.error(`binding rejected: plugin "${p.name}" failed to bind pod "${pod.metadata?.namespace}/${pod.metadata?.name}": ${last.message()}`);
+        return Status.error(
+          `binding rejected: plugin "${p.name}" failed to bind pod "${pod.metadata?.namespace}/${pod.metadata?.name}": ${last.message()}`,
+        );
       return last;
     }
     return last;

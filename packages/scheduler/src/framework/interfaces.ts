@@ -72,7 +72,11 @@ export interface PostFilterResult {
 }
 
 export interface PostFilterPlugin extends Plugin {
-  postFilter(state: CycleState, pod: Pod, filteredNodeStatuses: ReadonlyMap<string, Status>): PostFilterResult;
+  postFilter(
+    state: CycleState,
+    pod: Pod,
+    filteredNodeStatuses: ReadonlyMap<string, Status>,
+  ): PostFilterResult;
 }
 
 export interface PreScorePlugin extends Plugin {

@@ -1,6 +1,8 @@
 import type { Node, Pod } from '@orch/api';
 import { addResource, emptyResource, nodeAllocatable, podRequests, type Resource } from './resource';
 
+const EMPTY: Resource = emptyResource();
+
 /** The key of a pod in the scheduler: its uid, or namespace/name when it has none. */
 export function podKey(pod: Pod): string {
   return pod.metadata?.uid || `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
@@ -17,14 +19,28 @@ export class NodeInfo {
   /** Bumped on every change. */
   generation = 0;
 
-  constructor(public node: Node | undefined) {}
+  private allocatableOfNode: Resource = EMPTY;
+  private nodeValue: Node | undefined;
+
+  constructor(node: Node | undefined) {
+    this.node = node;
+  }
+
+  get node(): Node | undefined {
+    return this.nodeValue;
+  }
+
+  set node(node: Node | undefined) {
+    this.nodeValue = node;
+    this.allocatableOfNode = node ? nodeAllocatable(node) : EMPTY;
+  }
 
   get name(): string {
     return this.node?.metadata?.name ?? '';
   }
 
   get allocatable(): Resource {
-    return this.node ? nodeAllocatable(this.node) : EMPTY;
+    return this.allocatableOfNode;
   }
 
   get podCount(): number {
@@ -61,5 +77,3 @@ export class NodeInfo {
     this.generation++;
   }
 }
-
-const EMPTY: Resource = emptyResource();

@@ -68,7 +68,9 @@ export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
 export function mergePluginSet(defaults: readonly PluginRef[], custom: PluginSet | undefined): PluginRef[] {
   if (!custom) return defaults.map((p) => ({ ...p }));
   const disabled = new Set((custom.disabled ?? []).map((p) => p.name));
-  const result = disabled.has('*') ? [] : defaults.filter((p) => !disabled.has(p.name)).map((p) => ({ ...p }));
+  const result = disabled.has('*')
+    ? []
+    : defaults.filter((p) => !disabled.has(p.name)).map((p) => ({ ...p }));
   for (const p of custom.enabled ?? []) {
     const existing = result.find((r) => r.name === p.name);
     if (existing) {

@@ -5,7 +5,10 @@ describe('podRequests', () => {
   it('sums containers, raises to the largest init container and adds the overhead', () => {
     const pod = makePod('p', {
       requests: { cpu: '250m', memory: '64Mi', 'example.com/gpu': '1' },
-      initRequests: [{ cpu: '1', memory: '32Mi' }, { memory: '128Mi', 'example.com/gpu': '2' }],
+      initRequests: [
+        { cpu: '1', memory: '32Mi' },
+        { memory: '128Mi', 'example.com/gpu': '2' },
+      ],
       overhead: { cpu: '10m', memory: '1Mi' },
     });
     pod.spec!.containers.push({ name: 'b', image: 'x', resources: { requests: { cpu: '250m' } } });
@@ -28,8 +31,19 @@ describe('podRequests', () => {
 
 describe('resource lists', () => {
   it('parses quantities like Kubernetes', () => {
-    const r = resourceFromList({ cpu: '1.5', memory: '1G', 'ephemeral-storage': '10Gi', pods: 110, 'hugepages-2Mi': '4Mi' });
-    expect(r).toMatchObject({ milliCPU: 1500, memory: 1e9, ephemeralStorage: 10 * 1024 ** 3, allowedPodNumber: 110 });
+    const r = resourceFromList({
+      cpu: '1.5',
+      memory: '1G',
+      'ephemeral-storage': '10Gi',
+      pods: 110,
+      'hugepages-2Mi': '4Mi',
+    });
+    expect(r).toMatchObject({
+      milliCPU: 1500,
+      memory: 1e9,
+      ephemeralStorage: 10 * 1024 ** 3,
+      allowedPodNumber: 110,
+    });
     expect(r.scalar?.get('hugepages-2Mi')).toBe(4 * 1024 ** 2);
   });
 

@@ -97,8 +97,14 @@ function computePodRequests(pod: Pod): PodRequests {
     const requests = c.resources?.requests as QuantityMap;
     const r = resourceFromList(requests);
     maxResource(resource, r);
-    nonZeroMilliCPU = Math.max(nonZeroMilliCPU, hasRequest(requests, 'cpu') ? r.milliCPU : DEFAULT_MILLI_CPU_REQUEST);
-    nonZeroMemory = Math.max(nonZeroMemory, hasRequest(requests, 'memory') ? r.memory : DEFAULT_MEMORY_REQUEST);
+    nonZeroMilliCPU = Math.max(
+      nonZeroMilliCPU,
+      hasRequest(requests, 'cpu') ? r.milliCPU : DEFAULT_MILLI_CPU_REQUEST,
+    );
+    nonZeroMemory = Math.max(
+      nonZeroMemory,
+      hasRequest(requests, 'memory') ? r.memory : DEFAULT_MEMORY_REQUEST,
+    );
   }
   if (spec?.overhead) {
     const overhead = resourceFromList(spec.overhead as QuantityMap);
@@ -116,13 +122,20 @@ const requestsCache = new WeakMap<Pod, PodRequests>();
  * plus the pod overhead. Computed once per pod object.
  */
 export function podRequests(pod: Pod): PodRequests {
+  // The same pod is asked for on every node of a cycle: check the last one before the map.
+  if (pod === lastPod) return lastRequests!;
   let r = requestsCache.get(pod);
   if (r === undefined) {
     r = computePodRequests(pod);
     requestsCache.set(pod, r);
   }
+  lastPod = pod;
+  lastRequests = r;
   return r;
 }
+
+let lastPod: Pod | undefined;
+let lastRequests: PodRequests | undefined;
 
 const allocatableCache = new WeakMap<Node, Resource>();
 

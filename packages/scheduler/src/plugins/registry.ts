@@ -2,7 +2,11 @@ import type { PluginFactory, PluginRegistry } from '../framework/interfaces';
 import { DEFAULT_BINDER, DefaultBinder } from './defaultbinder/defaultBinder';
 import { NODE_AFFINITY, NodeAffinity } from './nodeaffinity/nodeAffinity';
 import { NODE_NAME, NodeName } from './nodename/nodeName';
-import { NODE_RESOURCES_FIT, NodeResourcesFit, type NodeResourcesFitArgs } from './noderesourcesfit/nodeResourcesFit';
+import {
+  NODE_RESOURCES_FIT,
+  NodeResourcesFit,
+  type NodeResourcesFitArgs,
+} from './noderesourcesfit/nodeResourcesFit';
 import {
   NODE_RESOURCES_LEAST_ALLOCATED,
   NodeResourcesLeastAllocated,

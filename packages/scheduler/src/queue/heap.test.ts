@@ -6,7 +6,14 @@ describe('Heap', () => {
       (x) => x.k,
       (a, b) => a.v < b.v,
     );
-    for (const [k, v] of [['a', 5], ['b', 3], ['c', 8], ['d', 1], ['e', 9]] as const) h.addOrUpdate({ k, v });
+    for (const [k, v] of [
+      ['a', 5],
+      ['b', 3],
+      ['c', 8],
+      ['d', 1],
+      ['e', 9],
+    ] as const)
+      h.addOrUpdate({ k, v });
     h.addOrUpdate({ k: 'c', v: 0 });
     expect(h.delete('b')?.v).toBe(3);
     expect(h.has('b')).toBe(false);

@@ -6,7 +6,8 @@ export function affinityTermsMatchPod(pod: Pod, other: Pod): boolean {
   if (!terms || terms.length === 0) return false;
   const otherNamespace = other.metadata?.namespace ?? '';
   for (const term of terms) {
-    const namespaces = term.namespaces && term.namespaces.length > 0 ? term.namespaces : [pod.metadata?.namespace ?? ''];
+    const namespaces =
+      term.namespaces && term.namespaces.length > 0 ? term.namespaces : [pod.metadata?.namespace ?? ''];
     if (!namespaces.includes(otherNamespace)) continue;
     try {
       if (labelSelectorAsSelector(term.labelSelector).matches(other.metadata?.labels ?? {})) return true;

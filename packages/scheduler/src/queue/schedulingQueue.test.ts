@@ -108,7 +108,11 @@ describe('SchedulingQueue', () => {
     q.add(pod);
     q.addUnschedulableIfNotPresent((await q.pop())!, q.schedulingCycle);
     clock.t += 2000;
-    const statusOnly: Pod = { ...pod, metadata: { ...pod.metadata, resourceVersion: '7' }, status: { phase: 'Pending', conditions: [] } };
+    const statusOnly: Pod = {
+      ...pod,
+      metadata: { ...pod.metadata, resourceVersion: '7' },
+      status: { phase: 'Pending', conditions: [] },
+    };
     q.update(pod, statusOnly);
     expect(q.pendingPods().unschedulable).toBe(1);
     const relabeled: Pod = { ...statusOnly, metadata: { ...statusOnly.metadata, labels: { a: 'b' } } };

@@ -232,7 +232,8 @@ export class SchedulingQueue {
 
   private podsWithMatchingAffinity(pod: Pod): QueuedPodInfo[] {
     const result: QueuedPodInfo[] = [];
-    for (const pInfo of this.unschedulableQ.values()) if (affinityTermsMatchPod(pInfo.pod, pod)) result.push(pInfo);
+    for (const pInfo of this.unschedulableQ.values())
+      if (affinityTermsMatchPod(pInfo.pod, pod)) result.push(pInfo);
     return result;
   }
 
@@ -259,12 +260,18 @@ export class SchedulingQueue {
   /** Retries pods that have been unschedulable for longer than the timeout (60 s). */
   flushUnschedulableQLeftover(): void {
     const now = this.now();
-    const stale = [...this.unschedulableQ.values()].filter((p) => now - p.timestamp > this.unschedulableTimeoutMs);
+    const stale = [...this.unschedulableQ.values()].filter(
+      (p) => now - p.timestamp > this.unschedulableTimeoutMs,
+    );
     if (stale.length > 0) this.movePods(stale, 'UnschedulableTimeout');
   }
 
   pendingPods(): PendingPods {
-    return { active: this.activeQ.length, backoff: this.backoffQ.length, unschedulable: this.unschedulableQ.size };
+    return {
+      active: this.activeQ.length,
+      backoff: this.backoffQ.length,
+      unschedulable: this.unschedulableQ.size,
+    };
   }
 
   /** Every queued pod (for debugging and tests). */

@@ -31,7 +31,13 @@ export function makePod(name: string, f: PodFixture = {}): Pod {
     spec: {
       containers: [{ name: 'c', image: 'nginx', resources }],
       ...(f.initRequests
-        ? { initContainers: f.initRequests.map((r, i) => ({ name: `init${i}`, image: 'busybox', resources: { requests: r } })) }
+        ? {
+            initContainers: f.initRequests.map((r, i) => ({
+              name: `init${i}`,
+              image: 'busybox',
+              resources: { requests: r },
+            })),
+          }
         : {}),
       ...(f.overhead ? { overhead: f.overhead } : {}),
       ...(f.priority !== undefined ? { priority: f.priority } : {}),

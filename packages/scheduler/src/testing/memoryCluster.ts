@@ -1,6 +1,13 @@
 import { PassThrough } from 'node:stream';
 import type { Node, Pod } from '@orch/api';
-import { asWatchEvent, LineFramer, SharedIndexInformer, WatchStream, type KubeObject, type ListerWatcher } from '@orch/client';
+import {
+  asWatchEvent,
+  LineFramer,
+  SharedIndexInformer,
+  WatchStream,
+  type KubeObject,
+  type ListerWatcher,
+} from '@orch/client';
 import type { SchedulerClient } from '../framework/interfaces';
 
 interface Collection<T> {
@@ -85,7 +92,8 @@ export class MemoryCluster implements SchedulerClient {
     if (this.failBindings) throw new Error(this.failBindings);
     const current = this.pods.items.get(keyOf(pod));
     if (!current) throw new Error(`pods "${pod.metadata?.name}" not found`);
-    if (current.spec?.nodeName) throw new Error(`pod ${pod.metadata?.name} is already assigned to node "${current.spec.nodeName}"`);
+    if (current.spec?.nodeName)
+      throw new Error(`pod ${pod.metadata?.name} is already assigned to node "${current.spec.nodeName}"`);
     this.bindings.push({ pod: keyOf(pod), node: nodeName });
     const conditions = (current.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     this.write(this.pods, 'MODIFIED', {

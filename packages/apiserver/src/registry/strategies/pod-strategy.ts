@@ -3,6 +3,7 @@ import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { clone, type ApiObject } from '../object';
 import { Strategy } from '../strategy';
+import { evictPod } from './pod-eviction';
 
 interface PodSpecLike {
   nodeName?: string;
@@ -38,7 +39,7 @@ export function qosClassOf(spec: PodSpecLike): 'Guaranteed' | 'Burstable' | 'Bes
   return guaranteed && computeResources.every((r) => limitsSeen.has(r)) ? 'Guaranteed' : 'Burstable';
 }
 
-/** Pods: Pending with a QoS class on create, graceful deletion, and the binding subresource. */
+/** Pods: Pending with a QoS class on create, graceful deletion, and the binding and eviction subresources. */
 export class PodStrategy extends Strategy {
   override returnDeletedObject = true;
 
@@ -61,6 +62,7 @@ export class PodStrategy extends Strategy {
   }
 
   override readonly subresources: Record<string, SubresourceHandler> = {
+    eviction: evictPod,
     binding: async (store, request) => {
       if (request.verb !== 'create')
         throw statusErrors.methodNotAllowed(

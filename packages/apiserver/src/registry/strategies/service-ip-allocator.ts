@@ -160,13 +160,15 @@ export class ServiceIPAllocator {
         );
       }
       if (!(await this.ips.take(requested)))
-        throw new AllocationError('Allocated', `failed to allocate IP ${requested}: provided IP is already allocated`);
+        throw new AllocationError(
+          'Allocated',
+          `failed to allocate IP ${requested}: provided IP is already allocated`,
+        );
       return requested;
     }
     const first = this.network + 1;
     const n = await this.ips.takeAny((x) => x === first);
-    if (n === undefined)
-      throw new AllocationError('Full', `failed to allocate a serviceIP: range is full`);
+    if (n === undefined) throw new AllocationError('Full', `failed to allocate a serviceIP: range is full`);
     return numberToIPv4(n);
   }
 

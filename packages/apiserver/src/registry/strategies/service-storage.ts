@@ -1,6 +1,15 @@
 import { invalidStatus, type FieldError } from '@orch/api';
 import { StatusError, statusErrors } from '../../errors/status-error';
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../../storage/storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+} from '../../storage/storage';
+import { StorageError } from '../../storage/storage-error';
 import { AllocationError, type ServiceIPAllocator } from './service-ip-allocator';
 
 interface ServicePort {
@@ -16,6 +25,8 @@ interface ServiceSpec {
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
   ports?: ServicePort[];
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
 }
 
 interface StoredService {
@@ -33,6 +44,11 @@ function usesNodePorts(spec: ServiceSpec): boolean {
   return spec.type === 'NodePort' || spec.type === 'LoadBalancer';
 }
 
+/** A LoadBalancer that keeps traffic local gets a node port for the load balancer's health checks. */
+function needsHealthCheckPort(spec: ServiceSpec): boolean {
+  return spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+}
+
 function heldBy(svc: StoredService | undefined): Held {
   const spec = svc?.spec ?? {};
   if (spec.type === 'ExternalName') return { ips: [], ports: [] };
@@ -42,6 +58,7 @@ function heldBy(svc: StoredService | undefined): Held {
   const ports = usesNodePorts(spec)
     ? (spec.ports ?? []).map((p) => p.nodePort ?? 0).filter((p) => p > 0)
     : [];
+  if (needsHealthCheckPort(spec) && spec.healthCheckNodePort) ports.push(spec.healthCheckNodePort);
   return { ips, ports };
 }
 
@@ -69,6 +86,8 @@ export class ServiceStorage implements Storage {
   }
 
   async create(key: string, value: Uint8Array): Promise<KV> {
+    // an existing service is a 409 AlreadyExists, not a clash over its IP
+    if (await this.inner.get(key)) throw StorageError.keyExists(key);
     const svc = decode(value);
     const taken = await this.allocate(svc, undefined);
     try {
@@ -173,6 +192,17 @@ export class ServiceStorage implements Storage {
           taken.ports.push(p.nodePort);
         } catch (e) {
           await fail(`spec.ports[${i}].nodePort`, requested, e);
+        }
+      }
+    }
+    if (needsHealthCheckPort(spec)) {
+      const requested = spec.healthCheckNodePort || undefined;
+      if (!requested || !(before.ports.includes(requested) || taken.ports.includes(requested))) {
+        try {
+          spec.healthCheckNodePort = await this.allocator.allocateNodePort(requested);
+          taken.ports.push(spec.healthCheckNodePort);
+        } catch (e) {
+          await fail('spec.healthCheckNodePort', requested, e);
         }
       }
     }

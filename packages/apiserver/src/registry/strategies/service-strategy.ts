@@ -15,6 +15,8 @@ interface ServiceSpec {
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
   ports?: ServicePort[];
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
 }
 
 /**
@@ -33,7 +35,12 @@ export class ServiceStrategy extends Strategy {
     if (subresource) return;
     const spec = (obj.spec ?? {}) as ServiceSpec;
     const before = (old.spec ?? {}) as ServiceSpec;
-    if (spec.type !== 'ExternalName' && before.type !== 'ExternalName' && !spec.clusterIP && before.clusterIP) {
+    if (
+      spec.type !== 'ExternalName' &&
+      before.type !== 'ExternalName' &&
+      !spec.clusterIP &&
+      before.clusterIP
+    ) {
       spec.clusterIP = before.clusterIP;
       if (before.clusterIPs) spec.clusterIPs = [...before.clusterIPs];
       if (before.ipFamilies) spec.ipFamilies = [...before.ipFamilies];
@@ -48,6 +55,13 @@ export class ServiceStrategy extends Strategy {
         if (same) p.nodePort = same.nodePort;
       }
     }
+    if (
+      spec.type === 'LoadBalancer' &&
+      spec.externalTrafficPolicy === 'Local' &&
+      !spec.healthCheckNodePort &&
+      before.healthCheckNodePort
+    )
+      spec.healthCheckNodePort = before.healthCheckNodePort;
     obj.spec = spec;
   }
 }

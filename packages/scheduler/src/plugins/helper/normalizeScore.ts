@@ -5,7 +5,11 @@ import { MAX_NODE_SCORE } from '../../framework/interfaces';
  * `reverse`, a higher raw score becomes a lower final score. All zero raw scores give maxPriority
  * when reversed and stay zero otherwise.
  */
-export function defaultNormalizeScore(scores: Float64Array, reverse: boolean, maxPriority = MAX_NODE_SCORE): void {
+export function defaultNormalizeScore(
+  scores: Float64Array,
+  reverse: boolean,
+  maxPriority = MAX_NODE_SCORE,
+): void {
   let max = 0;
   for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
   if (max === 0) {

@@ -10,7 +10,9 @@ const node = new NodeInfo(makeNode('node-1', { labels: { zone: 'us-east-1a', gen
 function requiredPod(...matchExpressions: NodeSelectorRequirement[]) {
   return makePod('p', {
     affinity: {
-      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions }] } },
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions }] },
+      },
     },
   });
 }
@@ -75,7 +77,9 @@ describe('NodeAffinity filter', () => {
 
   it('treats an empty term as matching nothing', () => {
     const pod = makePod('p', {
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } } },
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{}] } },
+      },
     });
     expect(fits(pod)).toBe(false);
   });
@@ -102,8 +106,14 @@ describe('NodeAffinity score', () => {
       affinity: {
         nodeAffinity: {
           preferredDuringSchedulingIgnoredDuringExecution: [
-            { weight: 10, preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] } },
-            { weight: 30, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
+            {
+              weight: 10,
+              preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] },
+            },
+            {
+              weight: 30,
+              preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+            },
           ],
         },
       },

@@ -1,4 +1,12 @@
-import { newRequirement, type LabelOperator, type LabelRequirement, type Node, type NodeSelectorRequirement, type NodeSelectorTerm, type Pod } from '@orch/api';
+import {
+  newRequirement,
+  type LabelOperator,
+  type LabelRequirement,
+  type Node,
+  type NodeSelectorRequirement,
+  type NodeSelectorTerm,
+  type Pod,
+} from '@orch/api';
 
 const OPERATORS: Record<string, LabelOperator> = {
   In: 'in',
@@ -30,7 +38,11 @@ function compileRequirement(r: NodeSelectorRequirement): LabelRequirement | unde
 function compileTerm(term: NodeSelectorTerm): CompiledTerm {
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
-  const compiled: CompiledTerm = { labels: [], fields: [], matchesNothing: exprs.length === 0 && fields.length === 0 };
+  const compiled: CompiledTerm = {
+    labels: [],
+    fields: [],
+    matchesNothing: exprs.length === 0 && fields.length === 0,
+  };
   for (const e of exprs) {
     const r = compileRequirement(e);
     if (r === undefined) compiled.matchesNothing = true;
@@ -38,7 +50,11 @@ function compileTerm(term: NodeSelectorTerm): CompiledTerm {
   }
   for (const f of fields) {
     // Only metadata.name is a supported field, with In or NotIn and a single value.
-    if (f.key !== 'metadata.name' || (f.operator !== 'In' && f.operator !== 'NotIn') || (f.values ?? []).length !== 1)
+    if (
+      f.key !== 'metadata.name' ||
+      (f.operator !== 'In' && f.operator !== 'NotIn') ||
+      (f.values ?? []).length !== 1
+    )
       compiled.matchesNothing = true;
     else compiled.fields.push({ operator: f.operator, values: f.values ?? [] });
   }

@@ -31,8 +31,16 @@ describe('NodeResourcesFit', () => {
     ['too much memory', { requests: { memory: '3073Mi' } }, ['Insufficient memory']],
     ['both', { requests: { cpu: '2', memory: '4Gi' } }, ['Insufficient cpu', 'Insufficient memory']],
     ['extended resource fits', { requests: { 'example.com/gpu': '10' } }, []],
-    ['extended resource missing', { requests: { 'example.com/gpu': '11' } }, ['Insufficient example.com/gpu']],
-    ['unknown extended resource', { requests: { 'example.com/fpga': '1' } }, ['Insufficient example.com/fpga']],
+    [
+      'extended resource missing',
+      { requests: { 'example.com/gpu': '11' } },
+      ['Insufficient example.com/gpu'],
+    ],
+    [
+      'unknown extended resource',
+      { requests: { 'example.com/fpga': '1' } },
+      ['Insufficient example.com/fpga'],
+    ],
     [
       'init container larger than the app containers wins',
       { requests: { cpu: '500m' }, initRequests: [{ cpu: '1500m' }] },

@@ -55,8 +55,10 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin {
       (request.scalar === undefined || request.scalar.size === 0)
     )
       return reasons;
-    if (allocatable.milliCPU < request.milliCPU + requested.milliCPU) (reasons ??= []).push(insufficientReason('cpu'));
-    if (allocatable.memory < request.memory + requested.memory) (reasons ??= []).push(insufficientReason('memory'));
+    if (allocatable.milliCPU < request.milliCPU + requested.milliCPU)
+      (reasons ??= []).push(insufficientReason('cpu'));
+    if (allocatable.memory < request.memory + requested.memory)
+      (reasons ??= []).push(insufficientReason('memory'));
     if (allocatable.ephemeralStorage < request.ephemeralStorage + requested.ephemeralStorage)
       (reasons ??= []).push(insufficientReason('ephemeral-storage'));
     if (request.scalar) {

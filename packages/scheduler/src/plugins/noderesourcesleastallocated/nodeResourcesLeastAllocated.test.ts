@@ -19,7 +19,8 @@ describe('leastRequestedScore', () => {
 
 describe('NodeResourcesLeastAllocated', () => {
   const plugin = new NodeResourcesLeastAllocated();
-  const score = (pod: ReturnType<typeof makePod>, info: NodeInfo): number => plugin.score(new CycleState(), pod, info);
+  const score = (pod: ReturnType<typeof makePod>, info: NodeInfo): number =>
+    plugin.score(new CycleState(), pod, info);
 
   it('averages the cpu and memory scores after placing the pod', () => {
     // Kubernetes' example: node 4000m/10000 with nothing, pod 3000m/5000 → cpu 25, memory 50 → 37.
@@ -52,6 +53,8 @@ describe('NodeResourcesLeastAllocated', () => {
   it('honours configured resource weights', () => {
     const cpuOnly = new NodeResourcesLeastAllocated({ resources: [{ name: 'cpu', weight: 1 }] });
     const info = new NodeInfo(makeNode('n', { allocatable: { cpu: '4', memory: '10000', pods: '10' } }));
-    expect(cpuOnly.score(new CycleState(), makePod('p', { requests: { cpu: '3', memory: '5000' } }), info)).toBe(25);
+    expect(
+      cpuOnly.score(new CycleState(), makePod('p', { requests: { cpu: '3', memory: '5000' } }), info),
+    ).toBe(25);
   });
 });

@@ -51,16 +51,22 @@ export class NodeResourcesLeastAllocated implements ScorePlugin {
     const allocatable = nodeInfo.allocatable;
     let total = 0;
     if (this.cpuWeight !== 0)
-      total += this.cpuWeight * leastRequestedScore(nodeInfo.nonZeroMilliCPU + req.nonZeroMilliCPU, allocatable.milliCPU);
+      total +=
+        this.cpuWeight *
+        leastRequestedScore(nodeInfo.nonZeroMilliCPU + req.nonZeroMilliCPU, allocatable.milliCPU);
     if (this.memoryWeight !== 0)
-      total += this.memoryWeight * leastRequestedScore(nodeInfo.nonZeroMemory + req.nonZeroMemory, allocatable.memory);
+      total +=
+        this.memoryWeight *
+        leastRequestedScore(nodeInfo.nonZeroMemory + req.nonZeroMemory, allocatable.memory);
     for (const r of this.otherWeights) {
       const requested =
         r.name === 'ephemeral-storage'
           ? nodeInfo.requested.ephemeralStorage + req.resource.ephemeralStorage
           : (nodeInfo.requested.scalar?.get(r.name) ?? 0) + (req.resource.scalar?.get(r.name) ?? 0);
       const capacity =
-        r.name === 'ephemeral-storage' ? allocatable.ephemeralStorage : (allocatable.scalar?.get(r.name) ?? 0);
+        r.name === 'ephemeral-storage'
+          ? allocatable.ephemeralStorage
+          : (allocatable.scalar?.get(r.name) ?? 0);
       total += r.weight * leastRequestedScore(requested, capacity);
     }
     return Math.trunc(total / this.weightSum);

@@ -9,14 +9,22 @@ import { toleratesTaint } from './tolerations';
 describe('toleratesTaint', () => {
   const taint: Taint = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
   it.each<[string, Toleration, boolean]>([
-    ['Equal with same key, value and effect', { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }, true],
+    [
+      'Equal with same key, value and effect',
+      { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' },
+      true,
+    ],
     ['empty operator means Equal', { key: 'dedicated', value: 'gpu' }, true],
     ['Equal with another value', { key: 'dedicated', operator: 'Equal', value: 'cpu' }, false],
     ['Exists on the key', { key: 'dedicated', operator: 'Exists' }, true],
     ['Exists with empty key matches every taint', { operator: 'Exists' }, true],
     ['another effect', { key: 'dedicated', operator: 'Exists', effect: 'NoExecute' }, false],
     ['another key', { key: 'other', operator: 'Exists' }, false],
-    ['empty effect matches all effects', { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: '' }, true],
+    [
+      'empty effect matches all effects',
+      { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: '' },
+      true,
+    ],
   ])('%s', (_name, toleration, want) => {
     expect(toleratesTaint(toleration, taint)).toBe(want);
   });
@@ -39,7 +47,12 @@ describe('TaintToleration', () => {
       [],
       "node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate",
     ],
-    ['PreferNoSchedule never filters', [{ key: 'soft', value: 'x', effect: 'PreferNoSchedule' }], [], undefined],
+    [
+      'PreferNoSchedule never filters',
+      [{ key: 'soft', value: 'x', effect: 'PreferNoSchedule' }],
+      [],
+      undefined,
+    ],
     [
       'tolerated taint',
       [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
@@ -56,7 +69,11 @@ describe('TaintToleration', () => {
       "node(s) had taint {b: 2}, that the pod didn't tolerate",
     ],
   ])('filter: %s', (_name, taints, tolerations, reason) => {
-    const status = plugin.filter(new CycleState(), makePod('p', { tolerations }), new NodeInfo(makeNode('n', { taints })));
+    const status = plugin.filter(
+      new CycleState(),
+      makePod('p', { tolerations }),
+      new NodeInfo(makeNode('n', { taints })),
+    );
     if (reason === undefined) expect(status).toBeUndefined();
     else {
       expect(status?.code).toBe(Code.UnschedulableAndUnresolvable);
@@ -65,7 +82,9 @@ describe('TaintToleration', () => {
   });
 
   it('scores fewer untolerated PreferNoSchedule taints higher (reverse normalized)', () => {
-    const pod = makePod('p', { tolerations: [{ key: 'tolerated', operator: 'Exists', effect: 'PreferNoSchedule' }] });
+    const pod = makePod('p', {
+      tolerations: [{ key: 'tolerated', operator: 'Exists', effect: 'PreferNoSchedule' }],
+    });
     const nodes = [
       makeNode('clean'),
       makeNode('one', { taints: [{ key: 'soft', value: 'a', effect: 'PreferNoSchedule' }] }),

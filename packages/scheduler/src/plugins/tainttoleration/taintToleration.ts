@@ -29,7 +29,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   }
 
   preScore(state: CycleState, pod: Pod): Status | undefined {
-    const preferred = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+    const preferred = (pod.spec?.tolerations ?? []).filter(
+      (t) => !t.effect || t.effect === 'PreferNoSchedule',
+    );
     state.write(PRE_SCORE_KEY, preferred);
     return undefined;
   }

@@ -16,7 +16,10 @@ export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
 }
 
 /** Whether any of the tolerations tolerates the taint. */
-export function tolerationsTolerateTaint(tolerations: readonly Toleration[] | undefined, taint: Taint): boolean {
+export function tolerationsTolerateTaint(
+  tolerations: readonly Toleration[] | undefined,
+  taint: Taint,
+): boolean {
   if (!tolerations) return false;
   for (let i = 0; i < tolerations.length; i++) if (toleratesTaint(tolerations[i]!, taint)) return true;
   return false;

@@ -1,0 +1,152 @@
+'use strict';
+/*
+ * orch-scheduler throughput: 1,000 nodes and 5,000 pods created through the API of an in-process
+ * orch-apiserver (embedded store); the scheduler runs as its own process (packages/scheduler/dist)
+ * with --orch-api-qps=5000 --orch-api-burst=5000. Prints pods/s scheduled+bound and the p50/p99
+ * latency from pod creation (the create request returning, ms precision; creationTimestamp has
+ * second precision) to the binding observed on a watch.
+ *
+ *   npx tsc -b packages/scheduler/tsconfig.json packages/apiserver/tsconfig.json && node bench/scheduler.js
+ *   BENCH_NODES=1000 BENCH_PODS=5000 BENCH_CONCURRENCY=64 node bench/scheduler.js
+ */
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { startTestAPIServer } = require('../packages/apiserver/dist');
+const { PodKind, NodeKind } = require('../packages/api/dist');
+const { buildConfigFromFlags, clientFor, RestClient } = require('../packages/client/dist');
+const { percentile, ms, runConcurrent } = require('./lib/stats');
+
+const NODES = Number(process.env.BENCH_NODES ?? 1000);
+const PODS = Number(process.env.BENCH_PODS ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+
+function node(name) {
+  const resources = { cpu: '32', memory: '128Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `zone-${name.slice(-1)}` },
+    },
+    status: { capacity: resources, allocatable: resources, conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+}
+
+function pod(name) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'bench' } },
+    spec: {
+      containers: [
+        { name: 'app', image: 'nginx:1.25', resources: { requests: { cpu: '100m', memory: '128Mi' } } },
+      ],
+    },
+  };
+}
+
+function startScheduler(kubeconfig) {
+  const bin = path.join(__dirname, '..', 'packages', 'scheduler', 'dist', 'bin', 'orch-scheduler.js');
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      `--kubeconfig=${kubeconfig}`,
+      '--secure-port=0',
+      '--leader-elect=false',
+      '--orch-api-qps=5000',
+      '--orch-api-burst=5000',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr.on('data', (d) => (log += d.toString()));
+  const synced = new Promise((resolve, reject) => {
+    const check = () => (log.includes('Caches synced') ? resolve() : undefined);
+    child.stderr.on('data', check);
+    child.on('exit', (code) => reject(new Error(`orch-scheduler exited with ${code}:\n${log}`)));
+  });
+  return { child, synced, log: () => log };
+}
+
+async function main() {
+  const api = await startTestAPIServer({ admissionPlugins: [] });
+  const rest = new RestClient({ ...buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config, qps: -1 });
+  const nodes = clientFor(rest, NodeKind);
+  const pods = clientFor(rest, PodKind, { namespace: 'default' });
+  let scheduler;
+  let watch;
+  try {
+    const nodeRun = await runConcurrent(NODES, CONCURRENCY, async (i) => {
+      const n = node(`node-${String(i).padStart(4, '0')}`);
+      const created = await nodes.create(n);
+      await nodes.updateStatus({ ...created, status: n.status });
+    });
+    console.log(`nodes: ${NODES} created with status in ${nodeRun.seconds.toFixed(1)} s`);
+
+    scheduler = startScheduler(api.kubeconfig);
+    await scheduler.synced;
+
+    const created = new Map();
+    const bound = new Map();
+    const list = await pods.list();
+    let allBound;
+    const done = new Promise((resolve) => (allBound = resolve));
+    watch = await pods.watch({ resourceVersion: list.metadata?.resourceVersion });
+    const watching = watch.forEach((event) => {
+      const p = event.object;
+      const name = p.metadata?.name;
+      if (p.spec?.nodeName && !bound.has(name)) {
+        bound.set(name, performance.now());
+        if (bound.size === PODS) allBound();
+      }
+    });
+    watching.catch(() => undefined);
+
+    const start = performance.now();
+    const createRun = await runConcurrent(PODS, CONCURRENCY, async (i) => {
+      const name = `bench-${i}`;
+      await pods.create(pod(name));
+      created.set(name, performance.now());
+    });
+    console.log(
+      `pods: ${PODS} created in ${createRun.seconds.toFixed(2)} s (${createRun.rate.toFixed(0)}/s)`,
+    );
+    const timeout = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`only ${bound.size}/${PODS} pods bound`)), TIMEOUT_MS).unref(),
+    );
+    await Promise.race([done, timeout]);
+    const seconds = (Math.max(...bound.values()) - start) / 1000;
+    const latencies = [...bound].map(([name, t]) => t - (created.get(name) ?? start));
+
+    const perNode = new Map();
+    for (const p of (await pods.list()).items)
+      perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
+    const counts = [...perNode.values()];
+    console.log(
+      `scheduled+bound: ${PODS} pods on ${perNode.size} nodes (min ${Math.min(...counts)}, max ${Math.max(...counts)} per node)`,
+    );
+    console.log(
+      `throughput: ${(PODS / seconds).toFixed(0)} pods/s (${seconds.toFixed(2)} s from the first create to the last binding)`,
+    );
+    console.log(
+      `latency create→bound: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}`,
+    );
+  } finally {
+    watch?.stop();
+    scheduler?.child.kill('SIGTERM');
+    rest.close();
+    await api.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

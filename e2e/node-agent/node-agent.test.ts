@@ -1,0 +1,236 @@
+import { EventEmitter } from 'node:events';
+import { EventKind, LeaseKind, NodeKind, PodKind, type Pod } from '@orch/api';
+import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { buildConfigFromFlags, clientFor, isNotFound, RestClient } from '@orch/client';
+import { runDaemon } from '@orch/component-base';
+import { nodeAgentDaemon, SIMULATED_EXIT_CODE_ANNOTATION } from '@orch/node-agent';
+
+async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function pod(
+  name: string,
+  nodeName: string,
+  extra: Partial<NonNullable<Pod['spec']>> = {},
+  annotations?: Record<string, string>,
+): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { nodeName, containers: [{ name: 'app', image: 'nginx' }], ...extra },
+  } as Pod;
+}
+
+describe('orch-node-agent (simulated) against a real apiserver', () => {
+  let api: TestAPIServer;
+  let rest: RestClient;
+  let signals: EventEmitter;
+  let daemon: Promise<number>;
+  const stderr: string[] = [];
+  const nodes = () => clientFor(rest, NodeKind);
+  const pods = () => clientFor(rest, PodKind, { namespace: 'default' });
+  const names = ['sim-0', 'sim-1', 'sim-2'];
+
+  beforeAll(async () => {
+    api = await startTestAPIServer({ admissionPlugins: [] });
+    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
+    signals = new EventEmitter();
+    daemon = runDaemon(nodeAgentDaemon(), {
+      argv: [
+        `--kubeconfig=${api.kubeconfig}`,
+        '--nodes=3',
+        '--node-name-prefix=sim',
+        '--node-labels=tier=sim,zone=a',
+        '--register-with-taints=dedicated=sim:PreferNoSchedule',
+        '--node-cpu=8',
+        '--node-memory=32Gi',
+        '--node-reserved=cpu=500m,memory=1Gi',
+        '--node-lease-duration-seconds=2',
+        '--pod-run-duration=1s',
+        '--orch-api-qps=500',
+        '--orch-api-burst=500',
+      ],
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => stderr.push(t) },
+      exit: () => undefined,
+      signals,
+    });
+  });
+
+  afterAll(async () => {
+    signals?.emit('SIGTERM');
+    await daemon;
+    rest?.close();
+    await api?.close();
+  });
+
+  it('registers every node Ready with its labels, taints, capacity and addresses', async () => {
+    const registered = await until(async () => {
+      const list = await nodes().list();
+      const ready = list.items.filter((n) =>
+        n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
+      return ready.length === 3 ? ready : undefined;
+    }, 'three Ready nodes');
+    expect(registered.map((n) => n.metadata?.name).sort()).toEqual(names);
+    const n = registered.find((x) => x.metadata?.name === 'sim-1')!;
+    expect(n.metadata?.labels).toMatchObject({
+      'kubernetes.io/hostname': 'sim-1',
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'node.kubernetes.io/instance-type': 'simulated',
+      tier: 'sim',
+      zone: 'a',
+    });
+    expect(n.spec?.taints).toEqual([{ key: 'dedicated', value: 'sim', effect: 'PreferNoSchedule' }]);
+    expect(n.spec?.podCIDR).toBe('10.244.1.0/24');
+    expect(n.status?.capacity).toMatchObject({
+      cpu: '8',
+      memory: '32Gi',
+      pods: '110',
+      'ephemeral-storage': '100Gi',
+    });
+    expect(n.status?.allocatable).toMatchObject({ cpu: '7500m', memory: '31Gi', pods: '110' });
+    expect(n.status?.addresses).toEqual([
+      { type: 'InternalIP', address: '10.0.0.2' },
+      { type: 'Hostname', address: 'sim-1' },
+    ]);
+    expect(n.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
+    expect(n.status?.nodeInfo).toMatchObject({
+      containerRuntimeVersion: 'orch-sim://1.0',
+      operatingSystem: 'linux',
+    });
+    const ready = n.status?.conditions?.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+  });
+
+  it('renews each node lease in orch-node-lease', async () => {
+    const leases = clientFor(rest, LeaseKind, { namespace: 'orch-node-lease' });
+    const first = await until(() => leases.get('sim-2').catch(() => undefined), 'the lease of sim-2');
+    expect(first.spec).toMatchObject({ holderIdentity: 'sim-2', leaseDurationSeconds: 2 });
+    expect(first.spec?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(first.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'sim-2' });
+    const renewed = await until(async () => {
+      const l = await leases.get('sim-2');
+      return l.spec?.renewTime !== first.spec?.renewTime ? l : undefined;
+    }, 'a renewal');
+    expect(Date.parse(renewed.spec!.renewTime!)).toBeGreaterThan(Date.parse(first.spec!.renewTime!));
+  });
+
+  it('runs a pod bound to one of its nodes: Running, podIP from the node range, Ready', async () => {
+    await pods().create(pod('web', 'sim-1'));
+    const running = await until(async () => {
+      const p = await pods().get('web');
+      return p.status?.phase === 'Running' ? p : undefined;
+    }, 'a Running pod');
+    expect(running.status?.podIP).toMatch(/^10\.244\.1\.\d+$/);
+    expect(running.status?.hostIP).toBe('10.0.0.2');
+    const cs = running.status?.containerStatuses?.[0];
+    expect(cs).toMatchObject({ name: 'app', image: 'nginx', ready: true, started: true, restartCount: 0 });
+    expect(cs?.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
+    expect(cs?.imageID).toMatch(/^docker-pullable:\/\/nginx@sha256:[0-9a-f]{64}$/);
+    const conditions = Object.fromEntries(running.status!.conditions!.map((c) => [c.type, c.status]));
+    expect(conditions).toEqual({
+      Initialized: 'True',
+      Ready: 'True',
+      ContainersReady: 'True',
+      PodScheduled: 'True',
+    });
+    const events = clientFor(rest, EventKind, { namespace: 'default' });
+    const started = await until(async () => {
+      const list = await events.list();
+      return list.items.find((e) => e.reason === 'Started' && e.involvedObject?.name === 'web');
+    }, 'a Started event');
+    expect(started.message).toBe('Started container app');
+    expect(started.source).toMatchObject({ component: 'kubelet', host: 'sim-1' });
+  });
+
+  it('completes a restartPolicy Never pod after --pod-run-duration', async () => {
+    await pods().create(pod('job', 'sim-0', { restartPolicy: 'Never' }));
+    const done = await until(async () => {
+      const p = await pods().get('job');
+      return p.status?.phase === 'Succeeded' ? p : undefined;
+    }, 'a Succeeded pod');
+    expect(done.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({
+      exitCode: 0,
+      reason: 'Completed',
+    });
+    expect(done.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'PodCompleted',
+    });
+  });
+
+  it('fails a restartPolicy Never pod carrying the exit-code annotation', async () => {
+    await pods().create(
+      pod('bad', 'sim-2', { restartPolicy: 'Never' }, { [SIMULATED_EXIT_CODE_ANNOTATION]: '3' }),
+    );
+    const failed = await until(async () => {
+      const p = await pods().get('bad');
+      return p.status?.phase === 'Failed' ? p : undefined;
+    }, 'a Failed pod');
+    expect(failed.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({
+      exitCode: 3,
+      reason: 'Error',
+    });
+  });
+
+  it('ignores pods bound to nodes it does not run', async () => {
+    await pods().create(pod('elsewhere', 'other-node'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await pods().get('elsewhere')).status?.phase).toBe('Pending');
+    expect((await pods().get('elsewhere')).status?.containerStatuses).toBeUndefined();
+  });
+
+  it('honours graceful deletion: a deleted running pod disappears', async () => {
+    await pods().delete('web');
+    await until(
+      () =>
+        pods()
+          .get('web')
+          .then(() => undefined)
+          .catch((err: unknown) => (isNotFound(err) ? true : undefined)),
+      'the pod to disappear',
+    );
+  });
+
+  it('records the node events and logs no errors', async () => {
+    const events = clientFor(rest, EventKind, { namespace: 'default' });
+    const reasons = await until(async () => {
+      const list = await events.list();
+      const forNode = list.items.filter(
+        (e) => e.involvedObject?.kind === 'Node' && e.involvedObject.name === 'sim-0',
+      );
+      const seen = new Set(forNode.map((e) => e.reason));
+      return ['Starting', 'NodeReady', 'RegisteredNode'].every((r) => seen.has(r)) ? forNode : undefined;
+    }, 'the node events');
+    expect(reasons.find((e) => e.reason === 'NodeReady')?.message).toBe(
+      'Node sim-0 status is now: NodeReady',
+    );
+    expect(reasons.find((e) => e.reason === 'Starting')?.message).toBe('Starting kubelet.');
+    expect(
+      stderr
+        .join('')
+        .split('\n')
+        .filter((l) => /^[EF]\d{4} /.test(l)),
+    ).toEqual([]);
+  });
+
+  it('stops on SIGTERM: heartbeats end, the Nodes stay registered', async () => {
+    signals.emit('SIGTERM');
+    expect(await daemon).toBe(0);
+    const leases = clientFor(rest, LeaseKind, { namespace: 'orch-node-lease' });
+    const before = await leases.get('sim-0');
+    await new Promise((r) => setTimeout(r, 1200));
+    expect((await leases.get('sim-0')).spec?.renewTime).toBe(before.spec?.renewTime);
+    expect((await nodes().list()).items.map((n) => n.metadata?.name).sort()).toEqual(names);
+  });
+});

@@ -1,0 +1,16 @@
+export { FieldManager, ApplyRequestError } from './field-manager';
+export type { FieldManagerOptions, ManagedObject } from './field-manager';
+export { ApplyConflictError } from './apply-conflict-error';
+export type { ConflictCause, FieldConflict } from './apply-conflict-error';
+export { FieldPathSet, FieldsV1Error } from './field-set';
+export type { FieldsV1 } from './field-set';
+export { decodeManagedFields, encodeManagedFields, printManager, ManagedFieldsError } from './managed-fields';
+export type { ManagerIdentity, ManagedFieldsOperation } from './managed-fields';
+export { toFieldSet } from './to-field-set';
+export { compareObjects } from './compare';
+export type { Comparison } from './compare';
+export { mergeApplied } from './merge';
+export { removeItems } from './remove-items';
+export { TypedValueError } from './list-items';
+export { printPath } from './path-element';
+export type { Path, PathElement } from './path-element';

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { LeaseKind, NodeKind, PodKind, type Pod } from '@orch/api';
+import {
+  clientFor,
+  DeletedFinalStateUnknown,
+  EventBroadcaster,
+  eventSinkFor,
+  SharedInformerFactory,
+  type EventRecorder,
+  type RestClient,
+} from '@orch/client';
+import { errorMessage, type Logger } from '@orch/component-base';
+import { NODE_LEASE_NAMESPACE, simulatedNode } from '../node/nodeObjects';
+import { NodeHeartbeats, type HeartbeatKeyKind } from '../node/NodeHeartbeats';
+import { PodRuntime } from '../runtime/PodRuntime';
+import { realClock, type Clock } from '../scheduling/Clock';
+import { DueQueue } from '../scheduling/DueQueue';
+import { nodeNames, type NodeAgentConfiguration } from './nodeAgentConfig';
+
+export interface NodeAgentOptions {
+  rest: RestClient;
+  config: NodeAgentConfiguration;
+  logger: Logger;
+  /** Reported as the nodes' kubeletVersion. */
+  version: string;
+  clock?: Clock;
+  /** Record events (default true). */
+  events?: boolean;
+}
+
+/**
+ * N simulated nodes in one process: their registration, leases and status (NodeHeartbeats) and the
+ * pods bound to them (PodRuntime, fed by one cluster-wide pod informer filtered to the agent's
+ * nodes), all driven by one DueQueue with a bounded pool of writers.
+ */
+export class NodeAgent {
+  readonly heartbeats: NodeHeartbeats;
+  readonly runtime: PodRuntime;
+  readonly queue: DueQueue;
+  private readonly factory: SharedInformerFactory;
+  private readonly broadcaster: EventBroadcaster | undefined;
+
+  constructor(private readonly opts: NodeAgentOptions) {
+    const { rest, config, logger } = opts;
+    const clock = opts.clock ?? realClock;
+    const bootID = randomUUID();
+    const nodes = nodeNames(config).map((name, index) =>
+      simulatedNode(name, index, {
+        labels: config.nodeLabels,
+        taints: config.registerWithTaints,
+        capacity: config.capacity,
+        reserved: config.reserved,
+        version: opts.version,
+        bootID,
+      }),
+    );
+    this.broadcaster =
+      opts.events === false
+        ? undefined
+        : new EventBroadcaster(eventSinkFor(rest), {
+            onError: (message) => logger.v(2).info(`Unable to write event: ${message}`),
+          });
+    const recorders = new Map<string, EventRecorder>();
+    const broadcaster = this.broadcaster;
+    const recorderFor = broadcaster
+      ? (nodeName: string): EventRecorder => {
+          let r = recorders.get(nodeName);
+          if (!r) {
+            r = broadcaster.newRecorder({ component: 'kubelet', host: nodeName });
+            recorders.set(nodeName, r);
+          }
+          return r;
+        }
+      : undefined;
+    this.queue = new DueQueue({
+      clock,
+      concurrency: config.writers,
+      handler: (key) => this.route(key),
+      onError: (key, err) => logger.error(`work item ${key} failed: ${errorMessage(err)}`),
+    });
+    this.heartbeats = new NodeHeartbeats({
+      nodes,
+      nodeClient: clientFor(rest, NodeKind),
+      leaseClient: clientFor(rest, LeaseKind, { namespace: NODE_LEASE_NAMESPACE }),
+      queue: this.queue,
+      clock,
+      leaseDurationSeconds: config.nodeLeaseDurationSeconds,
+      statusUpdateFrequencyMs: config.nodeStatusUpdateFrequencyMs,
+      statusReportFrequencyMs: config.nodeStatusReportFrequencyMs,
+      logger,
+      ...(recorderFor ? { recorderFor } : {}),
+    });
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    this.runtime = new PodRuntime({
+      podClient: clientFor(rest, PodKind),
+      queue: this.queue,
+      clock,
+      nodeFor: (name) => byName.get(name),
+      startLatencyMs: config.podStartLatencyMs,
+      runDurationMs: config.podRunDurationMs,
+      logger,
+      ...(recorderFor ? { recorderFor } : {}),
+    });
+    this.factory = new SharedInformerFactory(rest, {
+      onHandlerError: (err) => logger.error(`pod event handler failed: ${errorMessage(err)}`),
+    });
+  }
+
+  /** Writes per second the heartbeats need at steady state (lease renewals plus status reports). */
+  steadyWriteRate(): number {
+    const { nodes, nodeLeaseDurationSeconds, nodeStatusReportFrequencyMs } = this.opts.config;
+    return (nodes * 4) / nodeLeaseDurationSeconds + (nodes * 1000) / nodeStatusReportFrequencyMs;
+  }
+
+  /** Starts registration, heartbeats and the pod informer; resolves once the pod cache has synced. */
+  async start(): Promise<void> {
+    const { config, logger } = this.opts;
+    const rate = this.steadyWriteRate();
+    if (config.clientConnection.qps > 0 && rate > config.clientConnection.qps) {
+      logger.warning(
+        `${config.nodes} nodes need about ${rate.toFixed(0)} writes/s to keep their leases, more than --orch-api-qps=${config.clientConnection.qps}; leases may expire`,
+      );
+    }
+    const informer = this.factory.informerFor<Pod>(PodKind);
+    informer.addEventHandler({
+      onAdd: (pod) => this.runtime.onPod(pod),
+      onUpdate: (_old, pod) => this.runtime.onPod(pod),
+      onDelete: (obj) => {
+        const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        if (pod) this.runtime.onPodDeleted(pod);
+      },
+    });
+    this.heartbeats.start();
+    this.factory.start();
+    await this.factory.waitForCacheSync();
+    logger.info(`Running ${config.nodes} simulated node(s); pod cache synced`);
+  }
+
+  /** Stops heartbeats and pods (the Nodes stay registered, as the kubelet leaves them). */
+  async stop(): Promise<void> {
+    await this.queue.stop();
+    await this.factory.shutdown();
+    await this.broadcaster?.shutdown();
+  }
+
+  private route(key: string): Promise<void> {
+    const slash = key.indexOf('/');
+    const kind = key.slice(0, slash);
+    const rest = key.slice(slash + 1);
+    if (kind === 'pod') return this.runtime.handle(rest);
+    return this.heartbeats.handle(kind as HeartbeatKeyKind, rest);
+  }
+}
