@@ -2,9 +2,10 @@
 /*
  * orch-scheduler throughput: 1,000 nodes and 5,000 pods created through the API of an in-process
  * orch-apiserver (embedded store); the scheduler runs as its own process (packages/scheduler/dist)
- * with --orch-api-qps=5000 --orch-api-burst=5000. Prints pods/s scheduled+bound and the p50/p99
- * latency from pod creation (the create request returning, ms precision; creationTimestamp has
- * second precision) to the binding observed on a watch.
+ * with --orch-api-qps=5000 --orch-api-burst=5000. Two phases: streaming (pods created while the
+ * scheduler runs: pods/s scheduled+bound and p50/p99 latency from pod creation — the create request
+ * returning, ms precision; creationTimestamp has second precision — to the binding observed on a
+ * watch) and backlog (pods created first, then a scheduler starts: its own scheduled+bound rate).
  *
  *   npx tsc -b packages/scheduler/tsconfig.json packages/apiserver/tsconfig.json && node bench/scheduler.js
  *   BENCH_NODES=1000 BENCH_PODS=5000 BENCH_CONCURRENCY=64 node bench/scheduler.js
@@ -53,12 +54,16 @@ function startScheduler(kubeconfig) {
   const child = spawn(
     process.execPath,
     [
+      ...(process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : []),
       bin,
       `--kubeconfig=${kubeconfig}`,
       '--secure-port=0',
       '--leader-elect=false',
       '--orch-api-qps=5000',
       '--orch-api-burst=5000',
+      ...(process.env.BENCH_SCHEDULER_ARGS ? process.env.BENCH_SCHEDULER_ARGS.split(' ') : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -72,13 +77,45 @@ function startScheduler(kubeconfig) {
   return { child, synced, log: () => log };
 }
 
+/** Watches pods from now on; resolves `done` once `expected` pods whose name starts with `prefix` are bound. */
+async function watchBindings(pods, prefix, expected) {
+  const bound = new Map();
+  const list = await pods.list();
+  let allBound;
+  const done = new Promise((resolve) => (allBound = resolve));
+  const watch = await pods.watch({ resourceVersion: list.metadata?.resourceVersion });
+  watch
+    .forEach((event) => {
+      const p = event.object;
+      const name = p.metadata?.name ?? '';
+      if (name.startsWith(prefix) && p.spec?.nodeName && !bound.has(name)) {
+        bound.set(name, performance.now());
+        if (bound.size === expected) allBound();
+      }
+    })
+    .catch(() => undefined);
+  const timeout = () =>
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`only ${bound.size}/${expected} pods bound`)), TIMEOUT_MS).unref(),
+    );
+  return { bound, done: () => Promise.race([done, timeout()]), stop: () => watch.stop() };
+}
+
+function createPods(pods, prefix, created) {
+  return runConcurrent(PODS, CONCURRENCY, async (i) => {
+    const name = `${prefix}${i}`;
+    await pods.create(pod(name));
+    created?.set(name, performance.now());
+  });
+}
+
 async function main() {
   const api = await startTestAPIServer({ admissionPlugins: [] });
   const rest = new RestClient({ ...buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config, qps: -1 });
   const nodes = clientFor(rest, NodeKind);
   const pods = clientFor(rest, PodKind, { namespace: 'default' });
   let scheduler;
-  let watch;
+  const watches = [];
   try {
     const nodeRun = await runConcurrent(NODES, CONCURRENCY, async (i) => {
       const n = node(`node-${String(i).padStart(4, '0')}`);
@@ -87,56 +124,53 @@ async function main() {
     });
     console.log(`nodes: ${NODES} created with status in ${nodeRun.seconds.toFixed(1)} s`);
 
+    // 1. Streaming: pods created while the scheduler runs; latency from each create to its binding.
     scheduler = startScheduler(api.kubeconfig);
     await scheduler.synced;
-
+    const streaming = await watchBindings(pods, 'stream-', PODS);
+    watches.push(streaming);
     const created = new Map();
-    const bound = new Map();
-    const list = await pods.list();
-    let allBound;
-    const done = new Promise((resolve) => (allBound = resolve));
-    watch = await pods.watch({ resourceVersion: list.metadata?.resourceVersion });
-    const watching = watch.forEach((event) => {
-      const p = event.object;
-      const name = p.metadata?.name;
-      if (p.spec?.nodeName && !bound.has(name)) {
-        bound.set(name, performance.now());
-        if (bound.size === PODS) allBound();
-      }
-    });
-    watching.catch(() => undefined);
-
     const start = performance.now();
-    const createRun = await runConcurrent(PODS, CONCURRENCY, async (i) => {
-      const name = `bench-${i}`;
-      await pods.create(pod(name));
-      created.set(name, performance.now());
-    });
+    const createRun = await createPods(pods, 'stream-', created);
+    await streaming.done();
+    const seconds = (Math.max(...streaming.bound.values()) - start) / 1000;
+    const latencies = [...streaming.bound].map(([name, t]) => t - (created.get(name) ?? start));
     console.log(
-      `pods: ${PODS} created in ${createRun.seconds.toFixed(2)} s (${createRun.rate.toFixed(0)}/s)`,
+      `streaming: ${PODS} pods created in ${createRun.seconds.toFixed(2)} s (${createRun.rate.toFixed(0)}/s)`,
     );
-    const timeout = new Promise((_, reject) =>
-      setTimeout(() => reject(new Error(`only ${bound.size}/${PODS} pods bound`)), TIMEOUT_MS).unref(),
+    console.log(
+      `  scheduled+bound: ${(PODS / seconds).toFixed(0)} pods/s (${seconds.toFixed(2)} s from the first create to the last binding)`,
     );
-    await Promise.race([done, timeout]);
-    const seconds = (Math.max(...bound.values()) - start) / 1000;
-    const latencies = [...bound].map(([name, t]) => t - (created.get(name) ?? start));
+    console.log(
+      `  latency create→bound: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}`,
+    );
+
+    // 2. Backlog: pods created while no scheduler runs, then one starts: the scheduler's own rate.
+    scheduler.child.kill('SIGTERM');
+    await new Promise((resolve) => scheduler.child.once('exit', resolve));
+    await createPods(pods, 'backlog-');
+    const backlog = await watchBindings(pods, 'backlog-', PODS);
+    watches.push(backlog);
+    const launched = performance.now();
+    scheduler = startScheduler(api.kubeconfig);
+    await scheduler.synced;
+    const synced = performance.now();
+    await backlog.done();
+    const last = Math.max(...backlog.bound.values());
+    console.log(
+      `backlog: ${PODS} pending pods scheduled+bound at ${(PODS / ((last - synced) / 1000)).toFixed(0)} pods/s ` +
+        `(${((last - synced) / 1000).toFixed(2)} s after the caches synced, ${((synced - launched) / 1000).toFixed(2)} s start-up)`,
+    );
 
     const perNode = new Map();
     for (const p of (await pods.list()).items)
       perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
     const counts = [...perNode.values()];
     console.log(
-      `scheduled+bound: ${PODS} pods on ${perNode.size} nodes (min ${Math.min(...counts)}, max ${Math.max(...counts)} per node)`,
-    );
-    console.log(
-      `throughput: ${(PODS / seconds).toFixed(0)} pods/s (${seconds.toFixed(2)} s from the first create to the last binding)`,
-    );
-    console.log(
-      `latency create→bound: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}`,
+      `spread: ${2 * PODS} pods on ${perNode.size} nodes (min ${Math.min(...counts)}, max ${Math.max(...counts)} per node)`,
     );
   } finally {
-    watch?.stop();
+    for (const w of watches) w.stop();
     scheduler?.child.kill('SIGTERM');
     rest.close();
     await api.close();

@@ -1,4 +1,5 @@
 import type { Status, StatusCause } from '@orch/api';
+import { StorageError } from '../storage/storage-error';
 
 /** Kubernetes' StatusReason values used by the API server. */
 export type StatusReason =
@@ -119,9 +120,15 @@ export const statusErrors = {
   serviceUnavailable: (message: string): StatusError => make(503, 'ServiceUnavailable', message),
 };
 
-/** Any thrown value as a StatusError (unexpected errors become a 500 without a stack trace). */
+/**
+ * Any thrown value as a StatusError: storage that cannot answer is 503 (wherever the read happened:
+ * a store, an admission plugin, an authorizer), unexpected errors a 500 without a stack trace.
+ */
 export function toStatusError(e: unknown): StatusError {
   if (e instanceof StatusError) return e;
+  if (e instanceof StorageError && e.code === 'Unavailable') {
+    return statusErrors.serviceUnavailable(`storage is unavailable: ${e.message}`);
+  }
   return statusErrors.internal(e instanceof Error ? e.message : String(e));
 }
 

@@ -10,7 +10,7 @@ import {
 } from '@orch/api';
 import type { KV, Storage, WatchEvent as StorageEvent, WatchHandle } from '../storage/storage';
 import { StorageError } from '../storage/storage-error';
-import { statusErrors, successStatus, StatusError } from '../errors/status-error';
+import { statusErrors, successStatus, StatusError, toStatusError } from '../errors/status-error';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys';
 import type { ListOptions } from './list-options';
@@ -237,7 +237,7 @@ export class GenericStore {
     } catch (e) {
       if (e instanceof StorageError && e.code === 'KeyExists')
         throw statusErrors.alreadyExists(this.qualified, m.name!);
-      throw storageFailure(e);
+      throw toStatusError(e);
     }
   }
 
@@ -347,7 +347,7 @@ export class GenericStore {
             `too old resource version: ${revision} (${await this.storage.compactedRevision()})`,
           );
         }
-        throw storageFailure(e);
+        throw toStatusError(e);
       }
       revision = page.revision;
       for (const kv of page.items) {
@@ -435,7 +435,7 @@ export class GenericStore {
       if (err instanceof StorageError && err.code === 'Compacted') {
         sink.error(statusErrors.expired(`too old resource version: ${from} (${err.message})`));
       } else {
-        sink.error(storageFailure(err));
+        sink.error(toStatusError(err));
       }
     };
     const bookmark = options.allowWatchBookmarks
@@ -554,7 +554,7 @@ export class GenericStore {
       return statusErrors.conflict(this.qualified, name, conflictMessage);
     if (e instanceof StorageError && e.code === 'NotFound')
       return statusErrors.notFound(this.qualified, name);
-    return storageFailure(e);
+    return toStatusError(e);
   }
 
   /**
@@ -678,13 +678,6 @@ function propagationOf(options: DeleteOptions, fallback: PropagationPolicy): Pro
   if (options.orphanDependents === true) return 'Orphan';
   if (options.orphanDependents === false) return 'Background';
   return fallback === 'Background' ? undefined : fallback;
-}
-
-function storageFailure(e: unknown): StatusError {
-  if (e instanceof StatusError) return e;
-  if (e instanceof StorageError && e.code === 'Unavailable')
-    return statusErrors.serviceUnavailable(`storage is unavailable: ${e.message}`);
-  return statusErrors.internal(e instanceof Error ? e.message : String(e));
 }
 
 export type { KV };

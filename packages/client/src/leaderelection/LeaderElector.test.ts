@@ -47,7 +47,9 @@ class MemoryLock implements ResourceLock {
   }
 }
 
-const timing = { leaseDurationMs: 600, renewDeadlineMs: 400, retryPeriodMs: 50 };
+// The margin between lease duration and renew deadline (what keeps a stalled leader from overlapping a
+// new one) is wide enough for a loaded test machine's timer lag.
+const timing = { leaseDurationMs: 1500, renewDeadlineMs: 800, retryPeriodMs: 100 };
 
 function candidate(
   store: Store,
@@ -122,7 +124,7 @@ describe('LeaderElector', () => {
     expect(b.getLeader()).toBe('a');
     expect(store.record).toMatchObject({
       holderIdentity: 'a',
-      leaseDurationSeconds: 1,
+      leaseDurationSeconds: 2,
       leaderTransitions: 0,
     });
 

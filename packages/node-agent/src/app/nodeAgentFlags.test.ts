@@ -60,6 +60,7 @@ describe('orch-node-agent flags', () => {
       nodeLeaseDurationSeconds: 40,
       podStartLatencyMs: 0,
       podRunDurationMs: 3000,
+      writers: 128,
       clientConnection: { qps: 50, burst: 100 },
     });
     expect(nodeNames(cfg)).toEqual(['orch-node-0']);

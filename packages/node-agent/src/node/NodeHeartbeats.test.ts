@@ -65,19 +65,25 @@ function setup(count: number, keepStatusOnCreate: boolean) {
   const clock = new FakeClock(T0);
   const api = fakeApi(clock, { keepStatusOnCreate });
   const specs = Array.from({ length: count }, (_, i) =>
-    simulatedNode(`n${i}`, i, { labels: {}, taints: [], capacity: { cpu: '1' }, reserved: {}, version: 'v1', bootID: 'b' }),
+    simulatedNode(`n${i}`, i, {
+      labels: {},
+      taints: [],
+      capacity: { cpu: '1' },
+      reserved: {},
+      version: 'v1',
+      bootID: 'b',
+    }),
   );
   const events: string[] = [];
-  let heartbeats: NodeHeartbeats | undefined;
   const queue = new DueQueue({
     clock,
     concurrency: 8,
     handler: (key) => {
       const [kind, name] = key.split('/') as ['register' | 'lease' | 'status', string];
-      return heartbeats!.handle(kind, name);
+      return heartbeats.handle(kind, name);
     },
   });
-  heartbeats = new NodeHeartbeats({
+  const heartbeats: NodeHeartbeats = new NodeHeartbeats({
     nodes: specs,
     nodeClient: api.nodeClient,
     leaseClient: api.leaseClient,
@@ -114,7 +120,11 @@ describe('NodeHeartbeats', () => {
       '0.1s create lease n1',
     ]);
     expect(api.leases.get('n1')?.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'n1' });
-    expect(events.filter((e) => e.startsWith('n0'))).toEqual(['n0 Starting', 'n0 NodeReady', 'n0 RegisteredNode']);
+    expect(events.filter((e) => e.startsWith('n0'))).toEqual([
+      'n0 Starting',
+      'n0 NodeReady',
+      'n0 RegisteredNode',
+    ]);
     api.writes.length = 0;
     await tick(30_000);
     // n0 sits at 0 s and n1 at 5 s of each 10 s renew period from the start.
@@ -137,7 +147,11 @@ describe('NodeHeartbeats', () => {
     expect(api.nodes.get('n0')?.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
     await tick(130_000, 1000);
     // Computed every 10 s (at 10 s, 20 s, ...), posted at the first check 60 s or more after the last report.
-    expect(api.writes.filter((w) => w.includes('status'))).toEqual(['0.1s status n0', '70s status n0', '130s status n0']);
+    expect(api.writes.filter((w) => w.includes('status'))).toEqual([
+      '0.1s status n0',
+      '70s status n0',
+      '130s status n0',
+    ]);
     await queue.stop();
   });
 

@@ -19,17 +19,26 @@ import { Scheduler } from '../scheduler';
 import type { SchedulerConfiguration } from './schedulerConfig';
 import { NOTICE_ONLY_FLAGS } from './schedulerFlags';
 
+/** Sockets to the API server (two are held by the pod and node watches). */
+const BINDING_SOCKETS = 50;
 const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
 const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
 
-/** Builds the API client from --kubeconfig/--master and the --orch-api-* flags. */
+/**
+ * Builds the API client from --kubeconfig/--master and the --orch-api-* flags. Bindings go out
+ * concurrently; a bounded socket pool keeps them on warm keep-alive connections instead of
+ * opening a new TLS connection for every burst.
+ */
 export function restClientFor(cfg: SchedulerConfiguration, component: string): RestClient {
   const { kubeconfig, master, qps, burst, contentType } = cfg.clientConnection;
   const { config } = buildConfigFromFlags({
     ...(kubeconfig ? { kubeconfig } : {}),
     ...(master ? { master } : {}),
   });
-  return new RestClient({ ...config, qps, burst, contentType, userAgent: `${component}/${process.version}` });
+  return new RestClient(
+    { ...config, qps, burst, contentType, userAgent: `${component}/${process.version}` },
+    { maxSockets: BINDING_SOCKETS },
+  );
 }
 
 /**

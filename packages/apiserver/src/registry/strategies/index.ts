@@ -4,6 +4,7 @@ import { CreateOnUpdateStrategy } from './create-on-update-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
 import { PodStrategy } from './pod-strategy';
+import { NodeStrategy } from './node-strategy';
 import { ServiceStrategy } from './service-strategy';
 
 type StrategyFactory = (decl: KindDeclaration<any>) => Strategy;
@@ -12,6 +13,7 @@ type StrategyFactory = (decl: KindDeclaration<any>) => Strategy;
 const strategies: Record<string, StrategyFactory> = {
   '/pods': (d) => new PodStrategy(d),
   '/namespaces': (d) => new NamespaceStrategy(d),
+  '/nodes': (d) => new NodeStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),
   '/endpoints': (d) => new CreateOnUpdateStrategy(d),

@@ -1,7 +1,9 @@
+import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import {
   CompareResult,
   CompareTarget,
   Etcd3,
+  isRecoverableError,
   type IKeyValue,
   type IOptions,
   type IRequestOp,
@@ -55,6 +57,20 @@ export class EtcdStorage implements Storage {
     const timeout = options.requestTimeoutMs ?? 15_000;
     this.client = new Etcd3({
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+      // A member that fails is skipped for a second (not the client's default five), and a failed call
+      // is retried on another member after a short back-off, so an election after a member dies costs
+      // about as long as the election itself.
+      faultHandling: {
+        host: () =>
+          circuitBreaker(handleWhen(isRecoverableError), {
+            halfOpenAfter: 1000,
+            breaker: new ConsecutiveBreaker(3),
+          }),
+        global: retry(handleWhen(isRecoverableError), {
+          maxAttempts: 5,
+          backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1000 }),
+        }),
+      },
       ...options.client,
       hosts: options.endpoints,
     });
