@@ -117,7 +117,13 @@ export class EtcdStorage implements Storage {
       { request_put: { key: k, value: v } },
       { request_range: { key: k } },
     );
-    if (!res.succeeded) throw StorageError.keyExists(key);
+    if (!res.succeeded) {
+      // A call retried after a lost answer may find its own first attempt applied: the same bytes
+      // created by this call are success, not KeyExists (stored objects carry a unique uid).
+      const existing = landed(res, v);
+      if (existing && existing.createRevision === existing.modRevision) return existing;
+      throw StorageError.keyExists(key);
+    }
     const revision = Number(res.header.revision);
     return { key, value: v, modRevision: revision, createRevision: revision };
   }
@@ -350,6 +356,13 @@ function guard(key: Buffer, expectedModRevision: number | undefined) {
   return expectedModRevision === undefined
     ? { key, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
     : { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision };
+}
+
+/** The current KV of a failed guarded write when it holds exactly `value`. */
+function landed(res: ITxnResponse, value: Buffer): KV | undefined {
+  const kvs = res.responses[0].response_range.kvs;
+  if (kvs.length === 0 || !Buffer.from(kvs[0].value).equals(value)) return undefined;
+  return toKV(kvs[0]);
 }
 
 function failure(key: string, res: ITxnResponse, expectedModRevision: number | undefined): StorageError {
