@@ -10,7 +10,8 @@ class ApiClient {
   }
 
   request(method, path, body, contentType = 'application/json', accept = 'application/json') {
-    const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const payload =
+      body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return new Promise((resolve, reject) => {
       const req = https.request(
         this.url + path,

@@ -28,7 +28,13 @@ async function runConcurrent(count, concurrency, task) {
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { count, seconds, rate: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    count,
+    seconds,
+    rate: count / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 module.exports = { percentile, ms, runConcurrent };

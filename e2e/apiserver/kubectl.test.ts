@@ -185,7 +185,15 @@ spec: {containers: [{name: c, image: busybox}]}
   it('answers kubectl auth can-i from RBAC', async () => {
     expect((await k('auth', 'can-i', 'create', 'pods')).trim()).toBe('yes');
     const scheduler = api.pki.kubeconfigs.scheduler!;
-    const bind = await kubectl(scheduler, ['auth', 'can-i', 'create', 'pods', '--subresource=binding', '-n', 'e2e']);
+    const bind = await kubectl(scheduler, [
+      'auth',
+      'can-i',
+      'create',
+      'pods',
+      '--subresource=binding',
+      '-n',
+      'e2e',
+    ]);
     expect(bind.stdout.trim()).toBe('yes');
     const secrets = await kubectl(scheduler, ['auth', 'can-i', 'delete', 'secrets', '-n', 'e2e']);
     expect(secrets.stdout.trim()).toBe('no');
