@@ -9,9 +9,12 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const https = require('node:https');
 const path = require('node:path');
-const { ensureClusterPKI } = require('../packages/component-base/dist');
+// only the certificates module: the launcher stays small (it is one of the processes of the suite)
+const { ensureClusterPKI } = require('../packages/component-base/dist/certs');
 
 const root = path.resolve(__dirname, '..');
+// A smaller young generation: the daemons are long-lived and mostly idle on one machine.
+const nodeOptions = ['--max-semi-space-size=4'];
 
 function usage() {
   return `Usage: npm start -- [options]
@@ -193,7 +196,9 @@ async function main() {
   for (const daemon of daemons(opts, pki)) {
     if (!fs.existsSync(daemon.bin)) continue;
     const log = fs.openSync(daemon.log, 'a');
-    const child = spawn(process.execPath, [daemon.bin, ...daemon.args], { stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, [...nodeOptions, daemon.bin, ...daemon.args], {
+      stdio: ['ignore', log, log],
+    });
     children.push(child);
     child.on('exit', (code, signal) => {
       if (!stopping) {
