@@ -4,6 +4,12 @@ import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import { AuthenticationError } from './authentication-error';
 import type { Authenticator, UserInfo } from './authenticator';
 
+/** What one connection's certificate says: a user, a reason it is refused, or nothing (no certificate). */
+interface X509Outcome {
+  user?: UserInfo;
+  problem?: string;
+}
+
 const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
 const anyExtendedKeyUsage = '2.5.29.37.0';
 const maxChainLength = 8;
@@ -54,6 +60,11 @@ function timeText(d: Date): string {
  */
 export class X509Authenticator implements Authenticator {
   private readonly roots: X509Certificate[];
+  /**
+   * A TLS connection presents one certificate chain for its whole life, so the outcome of verifying it
+   * is kept per connection (until the chain's validity ends) instead of parsed again per request.
+   */
+  private readonly byConnection = new WeakMap<TLSSocket, { outcome: X509Outcome; until: number }>();
 
   constructor(
     caBundle: string | Buffer,
@@ -65,17 +76,31 @@ export class X509Authenticator implements Authenticator {
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const socket = req.socket as TLSSocket | undefined;
     if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
+    const now = this.now().getTime();
+    let cached = this.byConnection.get(socket);
+    if (!cached || now > cached.until) {
+      cached = this.outcomeOf(socket);
+      this.byConnection.set(socket, cached);
+    }
+    const { outcome } = cached;
+    if (outcome.problem) throw new AuthenticationError(outcome.problem);
+    return outcome.user;
+  }
+
+  private outcomeOf(socket: TLSSocket): { outcome: X509Outcome; until: number } {
     const chain = peerChain(socket);
     const leaf = chain[0];
-    if (!leaf) return undefined;
+    const until = Math.min(...chain.map((c) => new Date(c.validTo).getTime()), Number.MAX_SAFE_INTEGER);
+    if (!leaf) return { outcome: {}, until };
     const problem = this.verify(leaf, chain.slice(1));
-    if (problem)
-      throw new AuthenticationError(
-        `verifying certificate SN=${BigInt(`0x${leaf.serialNumber}`)} failed: x509: ${problem}`,
-      );
+    if (problem) {
+      // a refusal may end (a certificate not valid yet): it is kept for a moment only
+      const reason = `verifying certificate SN=${BigInt(`0x${leaf.serialNumber}`)} failed: x509: ${problem}`;
+      return { outcome: { problem: reason }, until: this.now().getTime() + 1000 };
+    }
     const commonName = subjectValues(leaf, 'CN')[0];
-    if (!commonName) return undefined;
-    return { username: commonName, groups: subjectValues(leaf, 'O') };
+    if (!commonName) return { outcome: {}, until };
+    return { outcome: { user: { username: commonName, groups: subjectValues(leaf, 'O') } }, until };
   }
 
   /** Why the chain does not verify (Go's x509 wording), or undefined when it does. */

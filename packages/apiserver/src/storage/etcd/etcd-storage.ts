@@ -71,6 +71,8 @@ export class EtcdStorage implements Storage {
           backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1000 }),
         }),
       },
+      // whole-collection lists of large resources exceed gRPC's 4 MiB default (Kubernetes lifts it too)
+      grpcOptions: { 'grpc.max_receive_message_length': -1 },
       ...options.client,
       hosts: options.endpoints,
     });
