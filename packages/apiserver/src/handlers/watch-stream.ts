@@ -3,6 +3,27 @@ import type { ProtobufCodec } from '@orch/api';
 import type { Negotiated } from '../negotiation/negotiate';
 import { warningHeader } from './warning-header';
 
+/**
+ * One event's encoded frame, shared by every watcher it goes to: a watch cache hands the same decoded
+ * object to all of them, so it is serialized once per event and format, not once per watcher.
+ */
+const frames = new WeakMap<object, Map<string, Buffer>>();
+
+function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unknown): Buffer {
+  const key = `${protobuf ? 'pb' : 'json'}:${type}`;
+  let byKey = typeof object === 'object' && object !== null ? frames.get(object) : undefined;
+  const hit = byKey?.get(key);
+  if (hit) return hit;
+  const frame = protobuf
+    ? Buffer.from(protobuf.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string }))
+    : Buffer.from(JSON.stringify({ type, object }) + '\n');
+  if (typeof object === 'object' && object !== null) {
+    if (!byKey) frames.set(object, (byKey = new Map()));
+    byKey.set(key, frame);
+  }
+  return frame;
+}
+
 /** Idle JSON streams get a newline this often so proxies and clients with idle timeouts keep them. */
 const keepAliveMs = 30_000;
 
@@ -44,13 +65,7 @@ export class WatchStream {
 
   send(type: string, object: unknown): void {
     if (this.closed) return;
-    if (this.negotiated.format === 'protobuf') {
-      this.write(
-        Buffer.from(this.codec.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string })),
-      );
-    } else {
-      this.write(Buffer.from(JSON.stringify({ type, object }) + '\n'));
-    }
+    this.write(frameOf(this.negotiated.format === 'protobuf' ? this.codec : undefined, type, object));
   }
 
   private write(chunk: Buffer): void {

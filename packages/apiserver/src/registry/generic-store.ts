@@ -417,6 +417,7 @@ export class GenericStore {
           this.declaration.namespaced ? scope.namespace : '',
         );
     const matches = this.matcher(options.labelSelector, options.fieldSelector);
+    const everything = options.labelSelector.empty() && options.fieldSelector.empty();
     let from = options.resourceVersion ? Number(options.resourceVersion) : 0;
     if (!options.resourceVersion || options.resourceVersion === '0') {
       const initial = await this.storage.list(prefix, { fromCache: options.resourceVersion === '0' });
@@ -429,7 +430,7 @@ export class GenericStore {
     }
     const onEvent = (e: StorageEvent): void => {
       if (name && e.key !== prefix) return;
-      this.deliver(e, scope.apiVersion, matches, sink);
+      this.deliver(e, scope.apiVersion, matches, sink, everything);
     };
     const onError = (err: Error): void => {
       if (err instanceof StorageError && err.code === 'Compacted') {
@@ -449,25 +450,53 @@ export class GenericStore {
     return this.storage.watch(prefix, from, onEvent, onError, bookmark ? { onBookmark: bookmark } : {});
   }
 
+  /** Objects decoded from one storage event, shared (read-only) by every watcher the event reaches. */
+  private readonly decodedEvents = new WeakMap<
+    StorageEvent,
+    Map<string, { obj: ApiObject; old?: ApiObject }>
+  >();
+
+  private decodedEvent(
+    e: StorageEvent,
+    apiVersion: string,
+    needOld: boolean,
+  ): { obj: ApiObject; old?: ApiObject } {
+    let byVersion = this.decodedEvents.get(e);
+    if (!byVersion) {
+      byVersion = new Map();
+      this.decodedEvents.set(e, byVersion);
+    }
+    let d = byVersion.get(apiVersion);
+    if (!d) {
+      const value = e.type === 'delete' ? (e.prevValue ?? e.value) : e.value;
+      d = { obj: this.decode({ value, modRevision: e.modRevision }, apiVersion) };
+      byVersion.set(apiVersion, d);
+    }
+    if (needOld && !d.old && e.prevValue)
+      d.old = this.decode({ value: e.prevValue, modRevision: e.modRevision }, apiVersion);
+    return d;
+  }
+
   private deliver(
     e: StorageEvent,
     apiVersion: string,
     matches: (o: ApiObject) => boolean,
     sink: WatchSink,
+    everything: boolean,
   ): void {
+    const created = !e.prevValue || e.createRevision === e.modRevision;
+    const { obj, old } = this.decodedEvent(e, apiVersion, !everything && e.type !== 'delete' && !created);
     if (e.type === 'delete') {
-      const obj = this.decode({ value: e.prevValue ?? e.value, modRevision: e.modRevision }, apiVersion);
       if (matches(obj)) sink.event('DELETED', obj);
       return;
     }
-    const obj = this.decode(e, apiVersion);
     const nowMatches = matches(obj);
-    if (!e.prevValue || e.createRevision === e.modRevision) {
+    if (created) {
       if (nowMatches) sink.event('ADDED', obj);
       return;
     }
-    const old = this.decode({ value: e.prevValue, modRevision: e.modRevision }, apiVersion);
-    const oldMatches = matches(old);
+    // with no selector the object matched before and matches now
+    const oldMatches = everything || matches(old!);
     if (nowMatches && oldMatches) sink.event('MODIFIED', obj);
     else if (nowMatches) sink.event('ADDED', obj);
     else if (oldMatches) sink.event('DELETED', obj);
