@@ -81,7 +81,6 @@ describe.each([
     const pods = await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=web');
     expect(pods.items.map((p) => p.status?.phase)).toEqual(['Running', 'Running', 'Running']);
     expect(new Set(pods.items.map((p) => p.spec.nodeName)).size).toBe(3);
-    if (etcd) return;
 
     // 25%/25% of 3 replicas: at most 3 + 1 pods, never fewer than 3 - 0 ready (observed on a watch)
     const watch = watchPods(s, 'default', 'app=web');
@@ -186,75 +185,73 @@ describe.each([
     expect((await kubectl(kc, ['get', 'namespace', 'scratch'])).code).not.toBe(0);
   }, 120_000);
 
-  if (!etcd) {
-    it('creates a job from a */1 cronjob within 70 s', async () => {
-      await k('create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *', '--', 'true');
-      await eventually(
-        'a job of the cronjob',
-        async () => {
-          const jobs = await json<{
-            items: { metadata: { name: string; ownerReferences?: { name: string }[] } }[];
-          }>('get', 'jobs');
-          return jobs.items.some((j) => j.metadata.ownerReferences?.some((o) => o.name === 'tick'));
-        },
-        70_000,
-      );
-      const cj = await json<{ spec: { successfulJobsHistoryLimit: number; failedJobsHistoryLimit: number } }>(
-        'get',
-        'cronjob',
-        'tick',
-      );
-      expect(cj.spec).toMatchObject({ successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
-    }, 90_000);
+  it('creates a job from a */1 cronjob within 70 s', async () => {
+    await k('create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *', '--', 'true');
+    await eventually(
+      'a job of the cronjob',
+      async () => {
+        const jobs = await json<{
+          items: { metadata: { name: string; ownerReferences?: { name: string }[] } }[];
+        }>('get', 'jobs');
+        return jobs.items.some((j) => j.metadata.ownerReferences?.some((o) => o.name === 'tick'));
+      },
+      70_000,
+    );
+    const cj = await json<{ spec: { successfulJobsHistoryLimit: number; failedJobsHistoryLimit: number } }>(
+      'get',
+      'cronjob',
+      'tick',
+    );
+    expect(cj.spec).toMatchObject({ successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+  }, 90_000);
 
-    it('fails over to a standby scheduler and controller manager after kill -9 of the leader', async () => {
-      for (const kind of ['scheduler', 'controller-manager'] as const) {
-        const replicas = s.daemons.filter((d) => d.name.startsWith(`orch-${kind}-`));
-        replicas.push(await s.startReplica(kind));
-        const holder = async (): Promise<string> => {
-          const ep = await json<{ metadata: { annotations?: Record<string, string> } }>(
-            '-n',
-            'orch-system',
-            'get',
-            'endpoints',
-            `orch-${kind}`,
-          );
-          return (
-            JSON.parse(ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}')
-              .holderIdentity ?? ''
-          );
-        };
-        const first = await eventually(`a ${kind} leader`, holder);
-        // kill replicas until the holder changes: the one whose kill moved leadership was the leader
-        let took = 0;
-        for (const r of replicas) {
-          await r.stop('SIGKILL');
-          const killed = Date.now();
-          const next = await eventually(
-            `a new ${kind} leader`,
-            async () => {
-              const h = await holder();
-              return h !== first
-                ? h
-                : Date.now() - killed > (leaderElection.leaseSeconds + 2) * 1000
-                  ? 'unchanged'
-                  : undefined;
-            },
-            30_000,
-          );
-          if (next !== 'unchanged') {
-            took = Date.now() - killed;
-            break;
-          }
-        }
-        expect(took).toBeGreaterThan(0);
-        expect(took).toBeLessThanOrEqual(
-          (leaderElection.leaseSeconds + leaderElection.retrySeconds) * 1000 + 1500,
+  it('fails over to a standby scheduler and controller manager after kill -9 of the leader', async () => {
+    for (const kind of ['scheduler', 'controller-manager'] as const) {
+      const replicas = s.daemons.filter((d) => d.name.startsWith(`orch-${kind}-`));
+      replicas.push(await s.startReplica(kind));
+      const holder = async (): Promise<string> => {
+        const ep = await json<{ metadata: { annotations?: Record<string, string> } }>(
+          '-n',
+          'orch-system',
+          'get',
+          'endpoints',
+          `orch-${kind}`,
         );
+        return (
+          JSON.parse(ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}')
+            .holderIdentity ?? ''
+        );
+      };
+      const first = await eventually(`a ${kind} leader`, holder);
+      // kill replicas until the holder changes: the one whose kill moved leadership was the leader
+      let took = 0;
+      for (const r of replicas) {
+        await r.stop('SIGKILL');
+        const killed = Date.now();
+        const next = await eventually(
+          `a new ${kind} leader`,
+          async () => {
+            const h = await holder();
+            return h !== first
+              ? h
+              : Date.now() - killed > (leaderElection.leaseSeconds + 2) * 1000
+                ? 'unchanged'
+                : undefined;
+          },
+          30_000,
+        );
+        if (next !== 'unchanged') {
+          took = Date.now() - killed;
+          break;
+        }
       }
-      // work goes on under the new leaders
-      await k('create', 'deployment', 'after', '--image=nginx', '--replicas=2');
-      await k('rollout', 'status', 'deployment/after', '--timeout=90s');
-    }, 180_000);
-  }
+      expect(took).toBeGreaterThan(0);
+      expect(took).toBeLessThanOrEqual(
+        (leaderElection.leaseSeconds + leaderElection.retrySeconds) * 1000 + 1500,
+      );
+    }
+    // work goes on under the new leaders
+    await k('create', 'deployment', 'after', '--image=nginx', '--replicas=2');
+    await k('rollout', 'status', 'deployment/after', '--timeout=90s');
+  }, 180_000);
 });
