@@ -1,4 +1,5 @@
 import https from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 import { httpsRequest } from '../testing/https-request';
 
@@ -133,6 +134,22 @@ describe('orch-apiserver resource API', () => {
     expect(t.json.rows[0].object.kind).toBe('PartialObjectMetadata');
     const unacceptable = await req(`${cms}/l1`, { headers: { Accept: 'text/html' } });
     expect(unacceptable.status).toBe(406);
+  });
+
+  it('gzips large answers when the client accepts it', async () => {
+    for (let i = 0; i < 40; i++) {
+      await req('/api/v1/namespaces/big/configmaps', {
+        method: 'POST',
+        body: { metadata: { name: `big-${i}` }, data: { blob: 'x'.repeat(4096) } },
+      });
+    }
+    const zipped = await req('/api/v1/namespaces/big/configmaps', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const list = JSON.parse(gunzipSync(zipped.body).toString());
+    expect(list.items).toHaveLength(40);
+    const plain = await req('/api/v1/namespaces/big/configmaps');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json.items).toHaveLength(40);
   });
 
   it('runs dry-run writes without persisting', async () => {
