@@ -1,20 +1,15 @@
 import type { Histogram } from 'prom-client';
-import type {
-  KV,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchHandle,
-  WatchOptions,
-} from '../storage/storage';
+import type { KV, ListOptions, ListResult, Storage } from '../storage/storage';
+import { ForwardingStorage } from '../storage/forwarding-storage';
 
 /** Decorates a storage backend with request latency metrics (etcd_request_duration_seconds). */
-export class InstrumentedStorage implements Storage {
+export class InstrumentedStorage extends ForwardingStorage {
   constructor(
-    private readonly inner: Storage,
+    inner: Storage,
     private readonly latency: Histogram<'operation' | 'type'>,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   private async timed<T>(operation: string, key: string, fn: () => Promise<T>): Promise<T> {
     const end = this.latency.startTimer({ operation, type: typeOf(key) });
@@ -25,50 +20,24 @@ export class InstrumentedStorage implements Storage {
     }
   }
 
-  get(key: string): Promise<KV | undefined> {
+  override get(key: string): Promise<KV | undefined> {
     return this.timed('get', key, () => this.inner.get(key));
   }
 
-  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override list(prefix: string, options?: ListOptions): Promise<ListResult> {
     return this.timed('list', prefix, () => this.inner.list(prefix, options));
   }
 
-  create(key: string, value: Uint8Array): Promise<KV> {
+  override create(key: string, value: Uint8Array): Promise<KV> {
     return this.timed('create', key, () => this.inner.create(key, value));
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+  override update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
     return this.timed('update', key, () => this.inner.update(key, value, expectedModRevision));
   }
 
-  delete(key: string, expectedModRevision?: number): Promise<KV> {
+  override delete(key: string, expectedModRevision?: number): Promise<KV> {
     return this.timed('delete', key, () => this.inner.delete(key, expectedModRevision));
-  }
-
-  watch(
-    prefix: string,
-    fromRevision: number,
-    onEvent: (event: WatchEvent) => void,
-    onError: (error: Error) => void,
-    options?: WatchOptions,
-  ): Promise<WatchHandle> {
-    return this.inner.watch(prefix, fromRevision, onEvent, onError, options);
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): Promise<number> {
-    return this.inner.compactedRevision();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 

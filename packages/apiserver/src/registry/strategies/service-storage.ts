@@ -1,14 +1,7 @@
 import { invalidStatus, type FieldError } from '@orch/api';
 import { StatusError, statusErrors } from '../../errors/status-error';
-import type {
-  KV,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchHandle,
-  WatchOptions,
-} from '../../storage/storage';
+import type { KV, Storage } from '../../storage/storage';
+import { ForwardingStorage } from '../../storage/forwarding-storage';
 import { StorageError } from '../../storage/storage-error';
 import { AllocationError, type ServiceIPAllocator } from './service-ip-allocator';
 
@@ -71,21 +64,15 @@ function decode(value: Uint8Array): StoredService {
  * releases them when a service gives them up or is deleted. Allocation happens only on the way to
  * storage, so dry runs allocate nothing.
  */
-export class ServiceStorage implements Storage {
+export class ServiceStorage extends ForwardingStorage {
   constructor(
-    private readonly inner: Storage,
+    inner: Storage,
     private readonly allocator: ServiceIPAllocator,
-  ) {}
-
-  get(key: string): Promise<KV | undefined> {
-    return this.inner.get(key);
+  ) {
+    super(inner);
   }
 
-  list(prefix: string, options?: ListOptions): Promise<ListResult> {
-    return this.inner.list(prefix, options);
-  }
-
-  async create(key: string, value: Uint8Array): Promise<KV> {
+  override async create(key: string, value: Uint8Array): Promise<KV> {
     // an existing service is a 409 AlreadyExists, not a clash over its IP
     if (await this.inner.get(key)) throw StorageError.keyExists(key);
     const svc = decode(value);
@@ -98,7 +85,7 @@ export class ServiceStorage implements Storage {
     }
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+  override async update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
     const svc = decode(value);
     const current = await this.inner.get(key);
     const old = current ? decode(current.value) : undefined;
@@ -119,36 +106,14 @@ export class ServiceStorage implements Storage {
     return kv;
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KV> {
+  override async delete(key: string, expectedModRevision?: number): Promise<KV> {
     const kv = await this.inner.delete(key, expectedModRevision);
     await this.release(heldBy(decode(kv.value)));
     return kv;
   }
 
-  watch(
-    prefix: string,
-    fromRevision: number,
-    onEvent: (event: WatchEvent) => void,
-    onError: (error: Error) => void,
-    options?: WatchOptions,
-  ): Promise<WatchHandle> {
-    return this.inner.watch(prefix, fromRevision, onEvent, onError, options);
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): Promise<number> {
-    return this.inner.compactedRevision();
-  }
-
   /** The inner storage belongs to the apiserver, which closes it. */
-  async close(): Promise<void> {}
+  override async close(): Promise<void> {}
 
   /** Takes the IP and node ports `svc` needs and `old` does not hold yet; fills them in. */
   private async allocate(svc: StoredService, old: StoredService | undefined): Promise<Held> {
