@@ -22,7 +22,7 @@ export type {
 export { MemoryEventRecorder } from './controller/MemoryEventRecorder';
 export { QueueController, deletedObject } from './controller/QueueController';
 export { deletableResources, mappingForKind } from './controller/discovery';
-export { isPodActive, isPodAvailable, isPodReady } from './controller/podUtil';
+export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 
 // Controllers.
 export { DeploymentController, DEPLOYMENT_GVK } from './deployment/DeploymentController';
@@ -42,7 +42,7 @@ export {
   maxSurge,
   maxUnavailable,
 } from './deployment/deploymentUtil';
-export { ReplicaSetController, podFromTemplate, BURST_REPLICAS } from './replicaset/ReplicaSetController';
+export { ReplicaSetController, replicaSetPod, BURST_REPLICAS } from './replicaset/ReplicaSetController';
 export { podsToDelete, comparePodsForDeletion } from './replicaset/rankPodsForDeletion';
 export { slowStartBatch } from './replicaset/slowStartBatch';
 export { JobController, jobPodFromTemplate } from './job/JobController';

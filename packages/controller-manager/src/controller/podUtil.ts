@@ -1,4 +1,29 @@
-import { parseTime, type Pod } from '@orch/api';
+import { newControllerRef, parseTime, type ObjectMeta, type Pod, type PodTemplateSpec } from '@orch/api';
+
+/**
+ * The pod a controller creates from its template (Kubernetes' GetPodFromTemplate): the template's
+ * labels, annotations and finalizers, a name generated from the owner's, and a controller reference.
+ */
+export function podFromTemplate(
+  owner: { metadata?: ObjectMeta },
+  template: PodTemplateSpec | undefined,
+  gvk: { group: string; version: string; kind: string },
+): Pod {
+  const meta = template?.metadata ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${owner.metadata?.name}-`,
+      namespace: owner.metadata?.namespace,
+      ...(meta.labels ? { labels: { ...meta.labels } } : {}),
+      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
+      ownerReferences: [newControllerRef(owner, gvk)],
+    },
+    spec: structuredClone(template?.spec),
+  } as Pod;
+}
 
 /** The pod's Ready condition, if any. */
 export function podReadyCondition(pod: Pod): { status?: string; lastTransitionTime?: string } | undefined {

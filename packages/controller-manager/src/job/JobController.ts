@@ -2,7 +2,6 @@ import {
   getControllerOf,
   JobKind,
   labelSelectorAsSelector,
-  newControllerRef,
   PodKind,
   formatTime,
   type Job,
@@ -23,7 +22,7 @@ import {
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
 import type { ControllerContext } from '../controller/ControllerContext';
-import { isPodActive } from '../controller/podUtil';
+import { isPodActive, podFromTemplate } from '../controller/podUtil';
 import { deletedObject, QueueController } from '../controller/QueueController';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
@@ -45,20 +44,7 @@ export const JOB_GVK = { group: 'batch', version: 'v1', kind: 'Job' };
 
 /** The pod a Job creates from its template. */
 export function jobPodFromTemplate(job: Job): Pod {
-  const template = job.spec?.template ?? {};
-  const meta = template.metadata ?? {};
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      generateName: `${job.metadata?.name}-`,
-      namespace: job.metadata?.namespace,
-      ...(meta.labels ? { labels: { ...meta.labels } } : {}),
-      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
-      ownerReferences: [newControllerRef(job, JOB_GVK)],
-    },
-    spec: structuredClone(template.spec),
-  } as Pod;
+  return podFromTemplate(job, job.spec?.template, JOB_GVK);
 }
 
 /** Runs Jobs' pods to completion: parallelism, completions, backoffLimit, activeDeadlineSeconds. */

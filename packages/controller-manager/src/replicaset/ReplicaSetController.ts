@@ -1,7 +1,6 @@
 import {
   getControllerOf,
   labelSelectorAsSelector,
-  newControllerRef,
   PodKind,
   ReplicaSetKind,
   type Pod,
@@ -21,7 +20,7 @@ import {
 } from '@orch/client';
 import { errorMessage } from '@orch/component-base';
 import type { ControllerContext } from '../controller/ControllerContext';
-import { isPodActive, isPodReady } from '../controller/podUtil';
+import { isPodActive, isPodReady, podFromTemplate } from '../controller/podUtil';
 import { deletedObject, QueueController } from '../controller/QueueController';
 import { withKind } from '../controller/withKind';
 import { RESOURCES } from '../controller/resources';
@@ -35,23 +34,9 @@ export const BURST_REPLICAS = 500;
 
 export const REPLICA_SET_GVK = { group: 'apps', version: 'v1', kind: 'ReplicaSet' };
 
-/** The pod a ReplicaSet creates from its template (Kubernetes' GetPodFromTemplate). */
-export function podFromTemplate(rs: ReplicaSet): Pod {
-  const template = rs.spec?.template ?? {};
-  const meta = template.metadata ?? {};
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      generateName: `${rs.metadata?.name}-`,
-      namespace: rs.metadata?.namespace,
-      ...(meta.labels ? { labels: { ...meta.labels } } : {}),
-      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
-      ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
-      ownerReferences: [newControllerRef(rs, REPLICA_SET_GVK)],
-    },
-    spec: structuredClone(template.spec),
-  } as Pod;
+/** The pod a ReplicaSet creates from its template. */
+export function replicaSetPod(rs: ReplicaSet): Pod {
+  return podFromTemplate(rs, rs.spec?.template, REPLICA_SET_GVK);
 }
 
 /** Keeps the number of pods of every ReplicaSet at its replicas. */
@@ -215,7 +200,7 @@ export class ReplicaSetController extends QueueController {
       this.expectations.expectCreations(key, count);
       const { successes, error } = await slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, async () => {
         try {
-          const pod = await this.pods.create(podFromTemplate(rs));
+          const pod = await this.pods.create(replicaSetPod(rs));
           this.ctx.recorder.event(
             withKind(rs, 'apps/v1', 'ReplicaSet'),
             'Normal',

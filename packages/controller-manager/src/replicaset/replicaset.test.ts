@@ -2,7 +2,7 @@ import type { Pod, ReplicaSet } from '@orch/api';
 import { podsToDelete } from './rankPodsForDeletion';
 import { calculateReplicaSetStatus } from './replicaSetStatus';
 import { slowStartBatch } from './slowStartBatch';
-import { podFromTemplate } from './ReplicaSetController';
+import { replicaSetPod } from './ReplicaSetController';
 
 function pod(
   name: string,
@@ -159,7 +159,7 @@ test('pods from the template carry labels and a controller reference', () => {
       template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
     },
   } as ReplicaSet;
-  expect(podFromTemplate(rs).metadata).toEqual({
+  expect(replicaSetPod(rs).metadata).toEqual({
     generateName: 'web-abc-',
     namespace: 'ns',
     labels: { app: 'a' },
