@@ -273,6 +273,17 @@ describe('orch-apiserver resource API', () => {
     ]);
   });
 
+  it('creates namespaces Active with the kubernetes finalizer, keeping the ones given', async () => {
+    const plain = await req('/api/v1/namespaces', { method: 'POST', body: { metadata: { name: 'team-a' } } });
+    expect(plain.json.status).toEqual({ phase: 'Active' });
+    expect(plain.json.spec.finalizers).toEqual(['kubernetes']);
+    const custom = await req('/api/v1/namespaces', {
+      method: 'POST',
+      body: { metadata: { name: 'team-b' }, spec: { finalizers: ['example.com/x'] } },
+    });
+    expect(custom.json.spec.finalizers).toEqual(['example.com/x', 'kubernetes']);
+  });
+
   it('serves discovery and version', async () => {
     const version = await req('/version');
     expect(version.json).toMatchObject({ major: '1' });

@@ -164,16 +164,15 @@ describe('Namespace', () => {
     expect(prop(NamespaceSpecSchema, 'finalizers')[OrchKeyword.proto]).toBe(1);
   });
 
-  it('is Active and gets the kubernetes finalizer on creation only', () => {
+  it('is Active by default and keeps the finalizers it is given', () => {
     const ns = applyDefaults<Namespace>(NamespaceSchema, { metadata: { name: 'team-a' } });
     expect(ns.status).toEqual({ phase: 'Active' });
-    expect(ns.spec?.finalizers).toEqual(['kubernetes']);
     const custom = applyDefaults<Namespace>(NamespaceSchema, {
       metadata: { name: 'b' },
       spec: { finalizers: ['example.com/x'] },
     });
-    expect(custom.spec?.finalizers).toEqual(['example.com/x', 'kubernetes']);
-    // The namespace controller removes the finalizer from a stored namespace: it must stay removed.
+    expect(custom.spec?.finalizers).toEqual(['example.com/x']);
+    // The namespace controller removes the finalizer from a stored namespace: defaulting never adds it back.
     const finalized = applyDefaults<Namespace>(NamespaceSchema, {
       metadata: { name: 'team-a', uid: 'u1', resourceVersion: '7' },
       spec: {},

@@ -62,31 +62,17 @@ export const NamespaceStatusSchema = struct(core('NamespaceStatus'), {
   }),
 });
 
-export const NamespaceSchema = struct(
-  core('Namespace'),
-  {
-    apiVersion: str(),
-    kind: str(),
-    metadata: objectMeta(),
-    spec: field(NamespaceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the namespace.' }),
-    status: field(NamespaceStatusSchema, {
-      proto: 3,
-      default: {},
-      description: 'Current status of the namespace.',
-    }),
-  },
-  {
-    // Kubernetes' namespace strategy adds the `kubernetes` finalizer when a namespace is created (not on
-    // later writes: the namespace controller removes it through the finalize subresource). An object
-    // that carries neither uid nor resourceVersion has never been stored, i.e. this is its creation.
-    defaults: (ns) => {
-      if (ns.metadata?.uid || ns.metadata?.resourceVersion) return;
-      const spec = (ns.spec ??= {});
-      const finalizers = spec.finalizers ?? [];
-      if (!finalizers.includes(FINALIZER_KUBERNETES)) spec.finalizers = [...finalizers, FINALIZER_KUBERNETES];
-    },
-  },
-);
+export const NamespaceSchema = struct(core('Namespace'), {
+  apiVersion: str(),
+  kind: str(),
+  metadata: objectMeta(),
+  spec: field(NamespaceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the namespace.' }),
+  status: field(NamespaceStatusSchema, {
+    proto: 3,
+    default: {},
+    description: 'Current status of the namespace.',
+  }),
+});
 export type Namespace = Static<typeof NamespaceSchema>;
 
 export const NamespaceKind = defineKind({

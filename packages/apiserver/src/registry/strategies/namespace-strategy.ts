@@ -1,3 +1,4 @@
+import { FINALIZER_KUBERNETES } from '@orch/api';
 import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { clone, type ApiObject } from '../object';
@@ -12,9 +13,14 @@ interface NamespaceSpec {
  * emptied them and removed its finalizer through namespaces/finalize.
  */
 export class NamespaceStrategy extends Strategy {
+  /** A new namespace is Active and carries the `kubernetes` finalizer the namespace controller removes. */
   override prepareForCreate(obj: ApiObject, now: Date): void {
     super.prepareForCreate(obj, now);
     obj.status = { phase: 'Active' };
+    const spec = ((obj.spec as NamespaceSpec | undefined) ?? {}) as NamespaceSpec;
+    const finalizers = spec.finalizers ?? [];
+    if (!finalizers.includes(FINALIZER_KUBERNETES)) spec.finalizers = [...finalizers, FINALIZER_KUBERNETES];
+    obj.spec = spec;
   }
 
   override prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {
