@@ -1,7 +1,9 @@
 'use strict';
 /*
- * Throughput of the per-kind engine on typical objects: prune (decode normalization) + default +
- * validate, one core, ~2 seconds per kind. Objects are cloned outside the timed section.
+ * Cost of the per-kind engine on typical objects, one core, ~1 second per figure: prune (decode
+ * normalization) + default + validate, validate alone, validateUpdate, and the field manager's
+ * Update on create and on update and a steady-state server-side apply. Inputs are parsed outside
+ * the timed section.
  *
  *   npx tsc -b packages/api/tsconfig.json && node bench/api-validate.js [seconds]
  */
@@ -19,6 +21,7 @@ function load(file) {
 }
 
 const compileKind = api.compileKind ?? load('validation/index.js').compileKind;
+const FieldManager = api.FieldManager ?? load('managedfields/index.js').FieldManager;
 const PodKind = api.PodKind ?? load('kinds/core/pod.js').PodKind;
 const DeploymentKind = api.DeploymentKind ?? load('kinds/apps/deployment.js').DeploymentKind;
 
@@ -82,39 +85,24 @@ const deployment = {
   },
 };
 
-function run(name, kind, sample, seconds) {
-  const k = compileKind(kind);
-  const text = JSON.stringify(sample);
-  // Sanity: the sample must be valid, or the figure measures error reporting.
-  const probe = JSON.parse(text);
-  const unknown = k.prune(probe).unknown;
-  k.default(probe);
-  const errors = k.validate(probe);
-  if (unknown.length > 0 || errors.length > 0) {
-    console.error(`${name}: sample is not valid:`, unknown, errors);
-    process.exitCode = 1;
-    return;
-  }
-  const batch = 500;
+/**
+ * Times `fn(input)` over fresh inputs made by `make(i)` (not timed), in batches, for about `seconds`
+ * of wall time after a warm-up. Prints the wall and CPU time per operation and the fastest batches
+ * (10th percentile): on a shared machine the wall time includes time the process was not running.
+ */
+function measure(label, make, fn, seconds) {
+  const batch = 200;
   let ops = 0;
   let wall = 0n;
   let cpu = 0;
   const perBatch = [];
   const budget = BigInt(Math.round(seconds * 1e9));
-  // Warm up, then measure in batches of fresh clones (cloning is not timed). On a shared machine the
-  // wall time includes time the process was not running: the CPU time of the process and the
-  // fastest batches (10th percentile) are shown as well.
   for (let round = 0; wall < budget; round++) {
-    const objs = new Array(batch);
-    for (let i = 0; i < batch; i++) objs[i] = JSON.parse(text);
+    const inputs = new Array(batch);
+    for (let i = 0; i < batch; i++) inputs[i] = make(i);
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) {
-      const o = objs[i];
-      k.prune(o);
-      k.default(o);
-      k.validate(o);
-    }
+    for (let i = 0; i < batch; i++) fn(inputs[i]);
     const dt = process.hrtime.bigint() - t0;
     const dc = process.cpuUsage(c0);
     if (round >= 20) {
@@ -130,12 +118,103 @@ function run(name, kind, sample, seconds) {
   const usP10 = perBatch[Math.floor(perBatch.length / 10)];
   const rate = (us) => Math.round(1e6 / us);
   console.log(
-    `${name}: ${rate(usWall)} ${name.toLowerCase()}s/s, ${usWall.toFixed(2)} µs/op (wall, ${ops} ops); ` +
-      `CPU time ${usCpu.toFixed(2)} µs/op (${rate(usCpu)}/s); fastest batches ${usP10.toFixed(2)} µs/op (${rate(usP10)}/s)`,
+    `  ${label.padEnd(34)} ${usCpu.toFixed(1).padStart(7)} µs/op CPU (${rate(usCpu)}/s)   ` +
+      `wall ${usWall.toFixed(1)} µs/op   fastest batches ${usP10.toFixed(1)} µs/op`,
   );
 }
 
-const seconds = Number(process.argv[2] ?? 2);
+/** The object as a create stores it: pruned, defaulted, with the metadata the server sets. */
+function created(k, sample) {
+  const o = JSON.parse(JSON.stringify(sample));
+  k.prune(o);
+  k.default(o);
+  o.metadata.uid = '6c1f0b6e-3f49-4b8e-9a57-3c8f0a1d2e4b';
+  o.metadata.creationTimestamp = '2026-01-01T00:00:00Z';
+  o.metadata.resourceVersion = '12345';
+  o.metadata.generation = 1;
+  return o;
+}
+
+/** The object after a client changes the image of every container and an annotation. */
+function changed(live, rev) {
+  const o = JSON.parse(JSON.stringify(live));
+  const spec = o.spec.template?.spec ?? o.spec;
+  for (const c of spec.containers) c.image = `${c.image.split(':')[0]}:rev-${rev}`;
+  o.metadata.annotations = { ...o.metadata.annotations, 'bench.orch.io/rev': String(rev) };
+  return o;
+}
+
+function run(name, kind, sample, seconds) {
+  const k = compileKind(kind);
+  const fm = new FieldManager(kind.schema, { statusSubresource: Boolean(kind.subresources?.status) });
+  const apiVersion = sample.apiVersion;
+  const text = JSON.stringify(sample);
+  // Sanity: the samples must be valid, or the figures measure error reporting.
+  const probe = JSON.parse(text);
+  const unknown = k.prune(probe).unknown;
+  k.default(probe);
+  const live = created(k, sample);
+  fm.update(undefined, live, 'kubectl-create', apiVersion);
+  const next = changed(live, 1);
+  const errors = [...k.validate(probe), ...k.validateUpdate(next, live)];
+  if (unknown.length > 0 || errors.length > 0) {
+    console.error(`${name}: sample is not valid:`, unknown, errors);
+    process.exitCode = 1;
+    return;
+  }
+  const liveText = JSON.stringify(live);
+  const parse = () => JSON.parse(text);
+  console.log(`${name}:`);
+  measure(
+    'prune + default + validate',
+    parse,
+    (o) => {
+      k.prune(o);
+      k.default(o);
+      k.validate(o);
+    },
+    seconds,
+  );
+  const defaulted = JSON.stringify(created(k, sample));
+  measure(
+    'validate',
+    () => JSON.parse(defaulted),
+    (o) => k.validate(o),
+    seconds,
+  );
+  const updates = Array.from({ length: 8 }, (_, i) => JSON.stringify(changed(live, i + 2)));
+  measure(
+    'validateUpdate',
+    (i) => [JSON.parse(updates[i % 8]), JSON.parse(liveText)],
+    ([o, old]) => k.validateUpdate(o, old),
+    seconds,
+  );
+  const now = new Date('2026-01-01T00:00:01Z');
+  measure(
+    'FieldManager.update (create)',
+    () => JSON.parse(defaulted),
+    (o) => fm.update(undefined, o, 'kubectl-create', apiVersion, '', now),
+    seconds,
+  );
+  measure(
+    'FieldManager.update (update)',
+    (i) => [JSON.parse(liveText), JSON.parse(updates[i % 8])],
+    ([old, o]) => fm.update(old, o, 'kubectl-client-side-apply', apiVersion, '', now),
+    seconds,
+  );
+  // steady-state apply: the manager applied the previous revision and applies the next one
+  const owned = fm.apply(JSON.parse(liveText), changed(sample, 1), 'bench', apiVersion, true, '', now);
+  const ownedText = JSON.stringify(owned);
+  const applied = Array.from({ length: 8 }, (_, i) => JSON.stringify(changed(sample, i + 2)));
+  measure(
+    'FieldManager.apply (steady state)',
+    (i) => [JSON.parse(ownedText), JSON.parse(applied[i % 8])],
+    ([old, a]) => fm.apply(old, a, 'bench', apiVersion, false, '', now),
+    seconds,
+  );
+}
+
+const seconds = Number(process.argv[2] ?? process.env.BENCH_SECONDS ?? 1);
 if (compileKind === undefined)
   throw new Error('compileKind is not built: run npx tsc -b packages/api/tsconfig.json');
 if (PodKind !== undefined) run('Pod', PodKind, pod, seconds);

@@ -1,18 +1,35 @@
 'use strict';
 // orch-apiserver throughput and latency over HTTPS (JSON, 32 concurrent keep-alive clients), on the
-// embedded store and on a one-member etcd, with raw etcd3 put/s measured in the same run.
+// embedded store and on a one-member etcd, with raw etcd put/s measured in the same run.
+// The ConfigMap verbs are driven by wrk (a native load generator, 1 thread, keep-alive connections,
+// bearer-token auth) when it is on PATH, else by the JS client below, which shares the cores.
 
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Etcd3 } = require('etcd3');
 const { startAPIServerProcess, EtcdCluster } = require('../packages/apiserver/dist');
 const { ApiClient } = require('./lib/api-client');
+const { startWatchers } = require('./lib/watchers');
 const { ms, percentile, runConcurrent } = require('./lib/stats');
+const { findWrk, runWrk, luaScript, luaString, luaTable, luaBase64 } = require('./lib/wrk');
+const { withProcessCpu } = require('./lib/process-cpu');
 
 const concurrency = 32;
 const ops = Number(process.env.BENCH_OPS ?? 5000);
 const pods = Number(process.env.BENCH_PODS ?? 10000);
 const watchers = 100;
 const watchedCreates = 500;
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * Unmeasured load before the first measured phase of each server (wrk seconds, or requests with the
+ * JS clients, which also warm up the raw etcd3 client): a request path runs unoptimized at first.
+ */
+const warmupSeconds = 5;
+const warmupOps = 4000;
+const wrk = process.env.BENCH_JS ? undefined : findWrk();
+const token = 'bench-token';
 
 function pod(name, labels = { app: 'bench' }) {
   return {
@@ -34,9 +51,104 @@ function pod(name, labels = { app: 'bench' }) {
 }
 
 function line(label, r) {
+  const cpu = r.cpuPerRequest === undefined ? '' : `   server CPU ${r.cpuPerRequest.toFixed(0)} µs/req`;
+  const errors = r.errors ? `   ERRORS ${r.errors}` : '';
   console.log(
-    `  ${label.padEnd(28)} ${r.rate.toFixed(0).padStart(7)}/s   p50 ${ms(r.p50)}   p99 ${ms(r.p99)}`,
+    `  ${label.padEnd(28)} ${r.rate.toFixed(0).padStart(7)}/s   p50 ${ms(r.p50)}   p99 ${ms(r.p99)}${cpu}${errors}`,
   );
+}
+
+/** Runs a measured phase and adds the server's CPU time per request to its result. */
+async function measured(pid, work) {
+  const { result, cpuMicros } = await withProcessCpu(pid, work);
+  return { ...result, cpuPerRequest: cpuMicros / result.count };
+}
+
+/** create/get/merge-patch/delete ConfigMap with wrk: unique names per run, the created ones reused. */
+async function configMapsWithWrk(api, client, ns, dir) {
+  const results = {};
+  const pid = api.process.child.pid;
+  const url = api.url;
+  const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+  const run = (script, s = seconds) =>
+    runWrk({ url, script, headers, connections: concurrency, seconds: s, dir });
+  const creates = (prefix) =>
+    luaScript({
+      method: 'POST',
+      path: luaString(`${ns}/configmaps`),
+      body: `'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${prefix}-' .. tid .. '-' .. i .. '"},"data":{"key":"value-' .. i .. '"}}'`,
+    });
+  // not measured: the first requests of a path run unoptimized (JIT warm-up)
+  await run(creates('warm'), warmupSeconds);
+  results.create = await measured(pid, () => run(creates('cm')));
+  line('create ConfigMap', results.create);
+  const names = (await client.json('GET', `${ns}/configmaps`)).items
+    .map((i) => i.metadata.name)
+    .filter((n) => n.startsWith('cm-'));
+  const prelude = `local names = ${luaTable(names)}`;
+  const nameOf = (expr) => `${luaString(`${ns}/configmaps/`)} .. names[(${expr} - 1) % #names + 1]`;
+  results.get = await measured(pid, () => run(luaScript({ method: 'GET', path: nameOf('i'), prelude })));
+  line('get ConfigMap', results.get);
+  results.patch = await measured(pid, () =>
+    run(
+      luaScript({
+        method: 'PATCH',
+        path: nameOf('i'),
+        body: `'{"data":{"other":"x' .. i .. '"}}'`,
+        contentType: 'application/merge-patch+json',
+        prelude,
+      }),
+    ),
+  );
+  line('merge-patch ConfigMap', results.patch);
+  // each name is deleted once: the run ends after as many answers as there are names (the few
+  // requests sent after the last delete are GETs of the namespace)
+  const idle = `wrk.format("GET", ${luaString(ns)})`;
+  results.delete = await measured(pid, () =>
+    run(luaScript({ method: 'DELETE', path: nameOf('i'), count: names.length, idle, prelude })),
+  );
+  line('delete ConfigMap', results.delete);
+  return results;
+}
+
+/** The same four verbs with the JS client (no wrk). */
+async function configMapsWithJS(api, client, ns) {
+  const results = {};
+  const pid = api.process.child.pid;
+  const cm = (i) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${i}` },
+    data: { key: `value-${i}` },
+  });
+  // not measured: the first requests of a path run unoptimized (JIT warm-up)
+  await runConcurrent(warmupOps, concurrency, (i) =>
+    client.request('POST', `${ns}/configmaps`, { ...cm(i), metadata: { name: `warm-${i}` } }),
+  );
+  results.create = await measured(pid, () =>
+    runConcurrent(ops, concurrency, (i) => client.request('POST', `${ns}/configmaps`, cm(i))),
+  );
+  line('create ConfigMap', results.create);
+  results.get = await measured(pid, () =>
+    runConcurrent(ops, concurrency, (i) => client.request('GET', `${ns}/configmaps/cm-${i}`)),
+  );
+  line('get ConfigMap', results.get);
+  results.patch = await measured(pid, () =>
+    runConcurrent(ops, concurrency, (i) =>
+      client.request(
+        'PATCH',
+        `${ns}/configmaps/cm-${i}`,
+        { data: { other: `x${i}` } },
+        'application/merge-patch+json',
+      ),
+    ),
+  );
+  line('merge-patch ConfigMap', results.patch);
+  results.delete = await measured(pid, () =>
+    runConcurrent(ops, concurrency, (i) => client.request('DELETE', `${ns}/configmaps/cm-${i}`)),
+  );
+  line('delete ConfigMap', results.delete);
+  return results;
 }
 
 async function timeIt(fn, runs = 3) {
@@ -51,7 +163,14 @@ async function timeIt(fn, runs = 3) {
 
 async function benchAPIServer(label, options) {
   console.log(`\n${label}`);
-  const api = await startAPIServerProcess(options);
+  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
+  const tokens = join(dir, 'tokens.csv');
+  writeFileSync(tokens, `${token},bench,uid-bench,"system:masters"\n`);
+  const api = await startAPIServerProcess({
+    ...options,
+    dataDir: join(dir, 'server'),
+    args: [`--token-auth-file=${tokens}`],
+  });
   const client = new ApiClient(
     api.url,
     { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key },
@@ -62,36 +181,13 @@ async function benchAPIServer(label, options) {
     const ns = '/api/v1/namespaces/bench';
     await client.json('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
     await client.json('POST', `${ns}/serviceaccounts`, { metadata: { name: 'default' } });
-    const cm = (i) => ({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: `cm-${i}` },
-      data: { key: `value-${i}` },
-    });
-    results.create = await runConcurrent(ops, concurrency, (i) =>
-      client.request('POST', `${ns}/configmaps`, cm(i)),
+    Object.assign(
+      results,
+      wrk ? await configMapsWithWrk(api, client, ns, dir) : await configMapsWithJS(api, client, ns),
     );
-    line('create ConfigMap', results.create);
-    results.get = await runConcurrent(ops, concurrency, (i) =>
-      client.request('GET', `${ns}/configmaps/cm-${i}`),
-    );
-    line('get ConfigMap', results.get);
-    results.patch = await runConcurrent(ops, concurrency, (i) =>
-      client.request(
-        'PATCH',
-        `${ns}/configmaps/cm-${i}`,
-        { data: { other: `x${i}` } },
-        'application/merge-patch+json',
-      ),
-    );
-    line('merge-patch ConfigMap', results.patch);
-    results.delete = await runConcurrent(ops, concurrency, (i) =>
-      client.request('DELETE', `${ns}/configmaps/cm-${i}`),
-    );
-    line('delete ConfigMap', results.delete);
 
-    results.createPods = await runConcurrent(pods, concurrency, (i) =>
-      client.request('POST', `${ns}/pods`, pod(`pod-${i}`)),
+    results.createPods = await measured(api.process.child.pid, () =>
+      runConcurrent(pods, concurrency, (i) => client.request('POST', `${ns}/pods`, pod(`pod-${i}`))),
     );
     line(`create ${pods} Pods`, results.createPods);
     results.listUnset = await timeIt(() => client.request('GET', `${ns}/pods`));
@@ -110,34 +206,31 @@ async function benchAPIServer(label, options) {
       `  list ${pods} Pods                rv unset ${ms(results.listUnset)}   rv=0 ${ms(results.listRV0)}   limit=500 chunks ${ms(results.listChunks)}`,
     );
 
-    // watch fan-out: 100 watchers, 500 creates; latency from the create request's start to each delivery
+    // watch fan-out: 100 watchers (in a worker thread), 500 creates; latency from the create
+    // request's start to each delivery
     const sent = new Map();
-    const latencies = [];
-    let delivered = 0;
     const list = await client.json('GET', `${ns}/pods?labelSelector=app%3Dwatched&limit=1`);
-    const stops = [];
-    for (let w = 0; w < watchers; w++) {
-      stops.push(
-        client.watch(
-          `${ns}/pods?watch=1&labelSelector=app%3Dwatched&resourceVersion=${list.metadata.resourceVersion}`,
-          (ev, at) => {
-            if (ev.type !== 'ADDED') return;
-            delivered++;
-            const t0 = sent.get(ev.object.metadata.name);
-            if (t0 !== undefined) latencies.push(Number(at - t0) / 1e6);
-          },
-        ),
-      );
-    }
-    await new Promise((r) => setTimeout(r, 1000));
+    const watching = startWatchers({
+      url: api.url,
+      tls: { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key },
+      path: `${ns}/pods?watch=1&labelSelector=app%3Dwatched&resourceVersion=${list.metadata.resourceVersion}`,
+      count: watchers,
+    });
+    await watching.ready;
     await runConcurrent(watchedCreates, concurrency, (i) => {
       sent.set(`watched-${i}`, process.hrtime.bigint());
       return client.request('POST', `${ns}/pods`, pod(`watched-${i}`, { app: 'watched' }));
     });
     const deadline = Date.now() + 20_000;
-    while (delivered < watchers * watchedCreates && Date.now() < deadline)
+    while (watching.delivered() < watchers * watchedCreates && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    for (const stop of stops) stop();
+    const received = await watching.stop();
+    const latencies = [];
+    for (const [name, at] of received) {
+      const t0 = sent.get(name);
+      if (t0 !== undefined) latencies.push(Number(at - t0) / 1e6);
+    }
+    const delivered = received.length;
     results.watch = {
       delivered,
       expected: watchers * watchedCreates,
@@ -150,20 +243,48 @@ async function benchAPIServer(label, options) {
   } finally {
     client.close();
     await api.destroy();
+    rmSync(dir, { recursive: true, force: true });
   }
   return results;
 }
 
-async function rawEtcdPuts(endpoints) {
+const rawValue = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', namespace: 'bench' },
+  data: { key: 'value' },
+});
+
+/**
+ * Raw etcd puts, driven the way the apiserver's creates are: with wrk (same connections and duration)
+ * against etcd's HTTP/JSON gateway, else (or with `jsClient`) with the JS etcd3 client at the same
+ * concurrency.
+ */
+async function rawEtcdPuts(endpoints, jsClient = false) {
+  if (wrk && !jsClient) {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
+    try {
+      return await runWrk({
+        url: `${endpoints[0]}/v3/kv/put`,
+        script: luaScript({
+          method: 'POST',
+          path: luaString('/v3/kv/put'),
+          prelude: `${luaBase64}\nlocal value = ${luaString(Buffer.from(rawValue).toString('base64'))}`,
+          body: `'{"key":"' .. b64('/bench/raw/' .. tid .. '/' .. i) .. '","value":"' .. value .. '"}'`,
+        }),
+        connections: concurrency,
+        seconds,
+        dir,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   const etcd = new Etcd3({ hosts: endpoints });
-  const value = JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: 'x', namespace: 'bench' },
-    data: { key: 'value' },
-  });
   try {
-    return await runConcurrent(ops, concurrency, (i) => etcd.put(`/bench/raw/${i}`).value(value));
+    // warmed up like the apiserver (unmeasured puts first)
+    await runConcurrent(warmupOps, concurrency, (i) => etcd.put(`/bench/warm/${i}`).value(rawValue));
+    return await runConcurrent(ops, concurrency, (i) => etcd.put(`/bench/raw/${i}`).value(rawValue));
   } finally {
     etcd.close();
   }
@@ -171,17 +292,33 @@ async function rawEtcdPuts(endpoints) {
 
 async function main() {
   console.log(
-    `orch-apiserver benchmark: HTTPS, JSON, ${concurrency} concurrent keep-alive clients, ${ops} ops per verb`,
+    `orch-apiserver benchmark: HTTPS, JSON, ${concurrency} concurrent keep-alive clients; ConfigMap verbs ${
+      wrk
+        ? `by wrk (1 thread, ${concurrency} connections, ${seconds} s each, bearer token)`
+        : `by the JS client (${ops} ops per verb, client certificate; ${process.env.BENCH_JS ? 'BENCH_JS set' : 'wrk not on PATH'})`
+    }; each server warmed up (unmeasured) first`,
   );
   const embedded = await benchAPIServer('embedded store (SQLite)', {});
   const cluster = await EtcdCluster.start({ members: 1 });
   let etcd;
   let raw;
+  let rawClient;
   try {
     const endpoints = cluster.members.map((m) => m.clientUrl);
-    console.log('\netcd, one member');
+    console.log(
+      `\netcd, one member: raw puts ${
+        wrk
+          ? `by wrk on etcd's JSON gateway (/v3/kv/put, ${concurrency} connections, ${seconds} s)`
+          : `by the etcd3 client, ${concurrency} in flight`
+      }`,
+    );
     raw = await rawEtcdPuts(endpoints);
-    line('raw etcd3 put', raw);
+    line(wrk ? 'raw etcd put (wrk, gateway)' : 'raw etcd put (etcd3 client)', raw);
+    if (wrk) {
+      // the apiserver's own client (grpc) at the same concurrency, for reference
+      rawClient = await rawEtcdPuts(endpoints, true);
+      line('raw etcd put (etcd3 client)', rawClient);
+    }
     etcd = await benchAPIServer('orch-apiserver on that etcd', { etcdServers: endpoints });
   } finally {
     await cluster.stop();
@@ -191,14 +328,18 @@ async function main() {
     `  embedded create ${embedded.create.rate.toFixed(0)}/s (target >= 3000), get ${embedded.get.rate.toFixed(0)}/s (target >= 5000)`,
   );
   console.log(
-    `  embedded list 10k Pods ${ms(embedded.listUnset)} (target <= 350 ms), rv=0 ${ms(embedded.listRV0)} (target <= 250 ms)`,
+    `  embedded list ${pods} Pods ${ms(embedded.listUnset)} (target <= 350 ms), rv=0 ${ms(embedded.listRV0)} (target <= 250 ms)`,
   );
   console.log(
     `  embedded watch p99 ${ms(embedded.watch.p99)} (target <= 100 ms), lost ${embedded.watch.expected - embedded.watch.delivered}`,
   );
   console.log(
-    `  etcd create ${etcd.create.rate.toFixed(0)}/s = ${(etcd.create.rate / raw.rate).toFixed(2)} x raw etcd put ${raw.rate.toFixed(0)}/s (target >= 0.5)`,
+    `  etcd create ${etcd.create.rate.toFixed(0)}/s = ${(etcd.create.rate / raw.rate).toFixed(2)} x raw etcd put ${raw.rate.toFixed(0)}/s (target >= 0.5, both ${wrk ? 'by wrk' : 'by JS clients'}, ${concurrency} concurrent)`,
   );
+  if (rawClient)
+    console.log(
+      `  etcd create = ${(etcd.create.rate / rawClient.rate).toFixed(2)} x raw etcd3-client put ${rawClient.rate.toFixed(0)}/s (${concurrency} in flight)`,
+    );
 }
 
 main().catch((e) => {

@@ -3,7 +3,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
-const all = ['api-validate', 'apiserver', 'scheduler', 'node-agent', 'start'];
+const all = ['api-validate', 'apiserver', 'apply', 'scheduler', 'node-agent', 'start'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 let failed = 0;
 for (const name of chosen) {

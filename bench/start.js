@@ -58,7 +58,7 @@ function rssOfTree(pid) {
         fs
           .readFileSync(`/proc/${p}/cmdline`, 'utf8')
           .split('\0')
-          .find((a) => a.includes('orch-')) ?? 'start.js';
+          .find((a) => /\/orch-[a-z-]+\.js$/.test(a)) ?? 'start.js';
       each.push(`${path.basename(cmd, '.js')} ${(rss / 1024).toFixed(0)} MiB`);
       kb += rss;
     } catch {

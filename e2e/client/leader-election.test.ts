@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigMapKind, EndpointsKind, LeaseKind } from '@orch/api';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { eventually, startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import {
   buildConfigFromFlags,
   Clientset,
@@ -76,16 +76,6 @@ function startCandidate(lockType: ResourceLockType, name: string): Promise<Candi
   });
 }
 
-async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Leadership intervals of all candidates, [start, end]; a killed leader's interval ends at its kill time. */
 function intervals(cands: Candidate[], killedAt: Map<Candidate, number>): [number, number, string][] {
   const out: [number, number, string][] = [];
@@ -122,7 +112,7 @@ describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
     const cands = await Promise.all([0, 1, 2].map(() => startCandidate(lockType, name)));
     const killedAt = new Map<Candidate, number>();
     try {
-      const first = await waitFor('a first leader', () => cands.find(leading), 10_000);
+      const first = await eventually(() => cands.find(leading), 'a first leader', 10_000);
       // Let the others campaign for a while: nobody else may lead.
       await new Promise((r) => setTimeout(r, 1500));
       expect(cands.filter(leading)).toEqual([first]);
@@ -131,9 +121,9 @@ describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
       const killed = Date.now();
       killedAt.set(first, killed);
       await first.exited;
-      const second = await waitFor(
-        'a second leader',
+      const second = await eventually(
         () => cands.find((c) => c !== first && leading(c)),
+        'a second leader',
         10_000,
       );
       const took = second.lines.find((l) => l.what === 'LEADING')!.t - killed;
@@ -165,7 +155,7 @@ describe.each(lockTypes)('leader election with the %s lock', (lockType) => {
       second.proc.kill('SIGTERM');
       const stopped = Date.now();
       expect(await second.exited).toBe(0);
-      await waitFor('the third leader', () => (leading(third) ? third : undefined), 10_000);
+      await eventually(() => (leading(third) ? third : undefined), 'the third leader', 10_000);
       expect(third.lines.find((l) => l.what === 'LEADING')!.t - stopped).toBeLessThan(LEASE_MS);
 
       // No two leadership intervals overlap.

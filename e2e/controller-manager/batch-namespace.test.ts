@@ -9,9 +9,10 @@ import {
   type CronJob,
   type Job,
 } from '@orch/api';
+import { eventually } from '@orch/apiserver';
 import { clientFor, isNotFound } from '@orch/client';
 import type { CronJobController } from '@orch/controller-manager';
-import { eventually, FAIL_ANNOTATION, startCluster, type Cluster } from './harness';
+import { FAIL_ANNOTATION, startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -49,8 +50,8 @@ test('a Job with completions 3 and parallelism 2 completes', async () => {
         ? job
         : undefined;
     },
-    30_000,
     'job to complete',
+    30_000,
   );
   expect(done.status).toMatchObject({ succeeded: 3 });
   expect(done.status?.active ?? 0).toBe(0);
@@ -111,8 +112,8 @@ test('a CronJob */1 * * * * creates a Job when its minute comes (driven clock) a
         ? true
         : undefined;
     },
-    20_000,
     'history limit to remove the first job',
+    20_000,
   );
   await cronJobs.patch('tick', 'merge', { spec: { suspend: true } }, { namespace: 'default' });
 });
@@ -128,8 +129,8 @@ test('every namespace gets a default ServiceAccount; deleting a namespace remove
       const sa = await serviceAccounts.get('default', { namespace: 'doomed' });
       return !sa.metadata?.deletionTimestamp;
     },
-    10_000,
     'default service account to come back',
+    10_000,
   );
 
   await clientFor(cluster.rest, ConfigMapKind).create({
@@ -161,8 +162,8 @@ test('every namespace gets a default ServiceAccount; deleting a namespace remove
         return isNotFound(err);
       }
     },
-    30_000,
     'namespace to be gone',
+    30_000,
   );
   expect((await pods.list({ namespace: 'doomed' })).items).toHaveLength(0);
   expect((await clientFor(cluster.rest, ConfigMapKind).list({ namespace: 'doomed' })).items).toHaveLength(0);
@@ -187,8 +188,8 @@ test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; fin
       const j = await jobs.get('fails', { namespace: 'default' });
       return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
     },
-    20_000,
     'the job to fail',
+    20_000,
   );
   expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
     status: 'True',
@@ -219,8 +220,8 @@ test('activeDeadlineSeconds fails a Job with DeadlineExceeded and deletes its ac
         const j = await jobs.get('slow', { namespace: 'default' });
         return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
       },
-      20_000,
       'the deadline',
+      20_000,
     );
     expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
       reason: 'DeadlineExceeded',

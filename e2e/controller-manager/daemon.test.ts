@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { loadKubeconfigFile, restConfigFromKubeconfig, RestClient } from '@orch/client';
+import { eventually, startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { AnnotationLock, loadKubeconfigFile, restConfigFromKubeconfig, RestClient } from '@orch/client';
 import { runDaemon } from '@orch/component-base';
 import { controllerManagerDaemon } from '@orch/controller-manager';
-import { eventually } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -79,21 +78,13 @@ describe('against an apiserver', () => {
       '--controllers=serviceaccount,namespace',
     ]);
     const done = e.run();
-    const lock = await eventually(
-      async () =>
-        rest
-          .get()
-          .version('v1')
-          .namespace('orch-system')
-          .resource('endpoints')
-          .name('orch-controller-manager')
-          .do<{ metadata: { annotations?: Record<string, string> } }>(),
-      15_000,
-      'the lock',
-    );
-    const record = JSON.parse(
-      lock.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}',
-    );
+    // Read as a stock client reads it: the record in the Endpoints' leader annotation.
+    const lock = new AnnotationLock(rest, 'endpoints', {
+      namespace: 'orch-system',
+      name: 'orch-controller-manager',
+      identity: '',
+    });
+    const { record } = await eventually(() => lock.get(), 'the lock', 15_000);
     expect(record.holderIdentity).toBeTruthy();
     // The serviceaccount controller runs: a new namespace gets its default account.
     await rest
@@ -105,8 +96,8 @@ describe('against an apiserver', () => {
     await eventually(
       async () =>
         rest.get().version('v1').namespace('le-test').resource('serviceaccounts').name('default').do(),
-      15_000,
       'default SA',
+      15_000,
     );
     e.signals.emit('SIGTERM');
     expect(await done).toBe(0);
@@ -127,8 +118,8 @@ describe('against an apiserver', () => {
     const doneA = a.run();
     await eventually(
       () => a.out.join('').includes('Started "serviceaccount"'),
-      15_000,
       'the first manager to lead',
+      15_000,
     );
     const b = env(args);
     const doneB = b.run();
@@ -138,8 +129,8 @@ describe('against an apiserver', () => {
     expect(await doneA).toBe(0);
     await eventually(
       () => b.out.join('').includes('Started "serviceaccount"'),
-      15_000,
       'the standby to take over',
+      15_000,
     );
     b.signals.emit('SIGTERM');
     expect(await doneB).toBe(0);
@@ -165,8 +156,8 @@ describe('against an apiserver', () => {
           .resource('serviceaccounts')
           .name('serviceaccount-controller')
           .do(),
-      15_000,
       'the controller service account',
+      15_000,
     );
     e.signals.emit('SIGTERM');
     expect(await done).toBe(0);

@@ -1,7 +1,8 @@
 import { DeploymentKind, PodKind, ReplicaSetKind, type Deployment, type Pod } from '@orch/api';
+import { eventually } from '@orch/apiserver';
 import { clientFor, SharedInformerFactory, type KubeObject } from '@orch/client';
 import { REVISION_ANNOTATION } from '@orch/controller-manager';
-import { eventually, startCluster, type Cluster } from './harness';
+import { startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -53,8 +54,8 @@ async function waitRolledOut(name: string, replicas: number): Promise<Deployment
         ? d
         : undefined;
     },
-    30_000,
     `deployment ${name} to roll out ${replicas} replicas`,
+    30_000,
   );
 }
 
@@ -239,15 +240,15 @@ test('deleting a Deployment garbage-collects its ReplicaSets and Pods', async ()
     async () =>
       (await clientFor(cluster.rest, ReplicaSetKind).list({ namespace: NS, labelSelector: 'app=gc' })).items
         .length === 0,
-    20_000,
     'replica sets to go',
+    20_000,
   );
   await eventually(
     async () =>
       (await clientFor(cluster.rest, PodKind).list({ namespace: NS, labelSelector: 'app=gc' })).items
         .length === 0,
-    20_000,
     'pods to go',
+    20_000,
   );
 });
 
@@ -266,8 +267,8 @@ test('foreground deletion removes pods and ReplicaSets before the Deployment; or
         return true;
       }
     },
-    20_000,
     'the deployment to go',
+    20_000,
   );
   expect((await replicaSets.list({ namespace: NS, labelSelector: 'app=fg' })).items).toHaveLength(0);
   expect(
@@ -282,8 +283,8 @@ test('foreground deletion removes pods and ReplicaSets before the Deployment; or
       const list = (await replicaSets.list({ namespace: NS, labelSelector: 'app=orphan' })).items;
       return list.length === 1 && !list[0]!.metadata?.ownerReferences?.length ? list[0] : undefined;
     },
-    20_000,
     'the replica set to be orphaned',
+    20_000,
   );
   expect(rs.spec?.replicas).toBe(1);
   await eventually(async () => {
@@ -309,8 +310,8 @@ test('progressDeadlineSeconds: a stuck rollout gets Progressing=False ProgressDe
         const cond = cur.status?.conditions?.find((c) => c.type === 'Progressing');
         return cond?.reason === 'ProgressDeadlineExceeded' ? cond : undefined;
       },
-      20_000,
       'the progress deadline',
+      20_000,
     );
     expect(timedOut.status).toBe('False');
     expect(timedOut.message).toMatch(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);

@@ -10,11 +10,8 @@ import {
   SharedInformerFactory,
   type SharedIndexInformer,
 } from '@orch/client';
-import {
-  ControllerManager,
-  MemoryEventRecorder,
-  type ControllerManagerOptions,
-} from '@orch/controller-manager';
+import { MemoryEventRecorder } from '@orch/component-base';
+import { ControllerManager, type ControllerManagerOptions } from '@orch/controller-manager';
 
 const run = promisify(execFile);
 
@@ -171,25 +168,4 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
       await api.close();
     },
   };
-}
-
-/** Polls until `fn` returns a value that is not undefined/false. */
-export async function eventually<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v as T;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

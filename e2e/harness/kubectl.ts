@@ -6,17 +6,21 @@ export interface KubectlResult {
   stderr: string;
 }
 
-/** Runs the stock kubectl on PATH with a kubeconfig (and optional stdin), bounded in time. */
+/**
+ * Runs the stock kubectl on PATH with a kubeconfig (and optional stdin and extra environment, e.g.
+ * KUBE_EDITOR), bounded in time.
+ */
 export function kubectl(
   kubeconfig: string,
   args: string[],
   input?: string,
   timeoutMs = 60_000,
+  env: Record<string, string> = {},
 ): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, KUBECONFIG: '' },
+      env: { ...process.env, KUBECONFIG: '', ...env },
     });
     let stdout = '';
     let stderr = '';

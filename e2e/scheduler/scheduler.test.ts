@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { EndpointsKind, EventKind, NodeKind, PodKind, type Node, type Pod } from '@orch/api';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { eventually, startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import { buildConfigFromFlags, clientFor, RestClient } from '@orch/client';
 import { daemonValidators, runDaemon } from '@orch/component-base';
 import {
@@ -9,16 +9,6 @@ import {
   runScheduler,
   type SchedulerConfiguration,
 } from '@orch/scheduler';
-
-async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function node(name: string): Node {
   const resources = { cpu: '4', memory: '8Gi', pods: '110' };
@@ -86,7 +76,10 @@ describe('orch-scheduler against a real apiserver', () => {
     );
     // runDaemon listens for signals once the daemon runs: stop only after the caches synced.
     const stop = async (): Promise<number> => {
-      await until(async () => (log.some((l) => l.includes('Caches synced')) ? true : undefined), 'startup');
+      await eventually(
+        async () => (log.some((l) => l.includes('Caches synced')) ? true : undefined),
+        'startup',
+      );
       signals.emit('SIGTERM');
       return exited;
     };
@@ -131,13 +124,13 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   it('takes the endpoints lock orch-system/orch-scheduler', async () => {
-    const holder = await until(lockHolder, 'the leader election lock');
+    const holder = await eventually(lockHolder, 'the leader election lock');
     expect(holder).toMatch(/_/);
   });
 
   it('binds pods through pods/binding, spread by least allocation', async () => {
     for (let i = 0; i < 6; i++) await pods.create(pod(`web-${i}`, '1'));
-    const placed = await until(async () => {
+    const placed = await eventually(async () => {
       const list = await pods.list();
       const web = list.items.filter((p) => p.metadata?.name?.startsWith('web-'));
       return web.every((p) => p.spec?.nodeName) ? web : undefined;
@@ -149,7 +142,7 @@ describe('orch-scheduler against a real apiserver', () => {
     for (const p of placed)
       expect(p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
     const events = clientFor(rest, EventKind, { namespace: 'default' });
-    const scheduled = await until(async () => {
+    const scheduled = await eventually(async () => {
       const list = await events.list();
       const found = list.items.find((e) => e.reason === 'Scheduled' && e.involvedObject?.name === 'web-0');
       return found;
@@ -162,7 +155,7 @@ describe('orch-scheduler against a real apiserver', () => {
 
   it('leaves a pod that fits nowhere Pending with PodScheduled=False and a FailedScheduling event', async () => {
     await pods.create(pod('huge', '16'));
-    const condition = await until(async () => {
+    const condition = await eventually(async () => {
       const p = await pods.get('huge');
       return p.status?.conditions?.find((c) => c.type === 'PodScheduled');
     }, 'the PodScheduled condition');
@@ -172,7 +165,7 @@ describe('orch-scheduler against a real apiserver', () => {
       message: '0/3 nodes are available: 3 Insufficient cpu.',
     });
     const events = clientFor(rest, EventKind, { namespace: 'default' });
-    const failed = await until(async () => {
+    const failed = await eventually(async () => {
       const list = await events.list();
       return list.items.find((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'huge');
     }, 'a FailedScheduling event');
@@ -184,7 +177,7 @@ describe('orch-scheduler against a real apiserver', () => {
   it('ignores pods of another scheduler', async () => {
     await pods.create(pod('foreign', '100m', 'my-scheduler'));
     await pods.create(pod('marker', '100m'));
-    await until(async () => (await pods.get('marker')).spec?.nodeName, 'the marker pod bound');
+    await eventually(async () => (await pods.get('marker')).spec?.nodeName, 'the marker pod bound');
     await new Promise((r) => setTimeout(r, 300));
     const foreign = await pods.get('foreign');
     expect(foreign.spec?.nodeName).toBeUndefined();
@@ -192,12 +185,12 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   it('hands over to a standby replica when the leader stops', async () => {
-    const leader = await until(lockHolder, 'a leader');
+    const leader = await eventually(lockHolder, 'a leader');
     startScheduler();
     await new Promise((r) => setTimeout(r, 600));
     expect(await lockHolder()).toBe(leader);
     expect(await first.stop()).toBe(0);
-    const next = await until(
+    const next = await eventually(
       async () => {
         const h = await lockHolder();
         return h && h !== leader ? h : undefined;
@@ -207,6 +200,9 @@ describe('orch-scheduler against a real apiserver', () => {
     );
     expect(next).toMatch(/_/);
     await pods.create(pod('after-takeover', '100m'));
-    await until(async () => (await pods.get('after-takeover')).spec?.nodeName, 'a binding by the new leader');
+    await eventually(
+      async () => (await pods.get('after-takeover')).spec?.nodeName,
+      'a binding by the new leader',
+    );
   });
 });

@@ -1,9 +1,12 @@
-import https from 'node:https';
+import { eventually } from '@orch/apiserver';
+import { formatTime } from '@orch/client';
 import { kubectl, kubectlOK } from '../harness/kubectl';
-import { eventually, leaderElection, startSuite, type SuiteCluster } from './cluster';
+import { leaderElection, startSuite, type SuiteCluster } from './cluster';
+import { recordJobs, type JobHistory } from './job-history';
+import { watchObjects } from './watch';
 
 interface PodView {
-  metadata: { name: string; deletionTimestamp?: string };
+  metadata: { name: string; deletionTimestamp?: string; resourceVersion?: string };
   spec: { nodeName?: string; containers: { image: string }[] };
   status?: { phase?: string; conditions?: { type: string; status: string }[] };
 }
@@ -16,35 +19,79 @@ function watchPods(
 ): { samples: { total: number; ready: number }[]; stop(): void } {
   const pods = new Map<string, PodView>();
   const samples: { total: number; ready: number }[] = [];
-  const { pki, url } = s.api;
-  let buf = '';
-  const req = https.get(
-    `${url}/api/v1/namespaces/${ns}/pods?watch=1&labelSelector=${encodeURIComponent(selector)}`,
-    { ca: pki.ca, cert: pki.admin.cert, key: pki.admin.key },
-    (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i).trim();
-          buf = buf.slice(i + 1);
-          if (!line) continue;
-          const ev = JSON.parse(line) as { type: string; object: PodView };
-          if (ev.type === 'DELETED') pods.delete(ev.object.metadata.name);
-          else pods.set(ev.object.metadata.name, ev.object);
-          const live = [...pods.values()].filter((p) => !p.metadata.deletionTimestamp);
-          const ready = live.filter((p) =>
-            p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-          );
-          samples.push({ total: live.length, ready: ready.length });
-        }
-      });
+  const watch = watchObjects<PodView>(
+    s,
+    `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(selector)}`,
+    (ev) => {
+      if (ev.type === 'DELETED') pods.delete(ev.object.metadata.name);
+      else pods.set(ev.object.metadata.name, ev.object);
+      const live = [...pods.values()].filter((p) => !p.metadata.deletionTimestamp);
+      const ready = live.filter((p) =>
+        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
+      samples.push({ total: live.length, ready: ready.length });
     },
   );
-  req.on('error', () => undefined);
-  return { samples, stop: () => req.destroy() };
+  return { samples, stop: watch.stop };
 }
+
+interface JobRef {
+  metadata: { name: string; ownerReferences?: { name: string }[] };
+}
+
+interface CronJobView {
+  metadata: { creationTimestamp: string };
+  spec: { successfulJobsHistoryLimit?: number; failedJobsHistoryLimit?: number };
+  status?: { active?: { name: string }[]; lastScheduleTime?: string };
+}
+
+/**
+ * CronJobs started when the suite starts, so their minutes pass while the other tests run: every
+ * minute `tick` runs a Job that succeeds and `tock` one that fails (the node agent's simulated exit
+ * code, no retries); each keeps one finished Job of its kind.
+ */
+const historyCronJobs = [
+  { name: 'tick', finishes: 'Complete', annotations: {} },
+  { name: 'tock', finishes: 'Failed', annotations: { 'orch.io/simulated-exit-code': '1' } },
+] as const;
+
+function historyCronJob(cj: (typeof historyCronJobs)[number]): object {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: cj.name },
+    spec: {
+      schedule: '*/1 * * * *',
+      successfulJobsHistoryLimit: 1,
+      failedJobsHistoryLimit: 1,
+      jobTemplate: {
+        spec: {
+          backoffLimit: 0,
+          template: {
+            metadata: { annotations: cj.annotations },
+            spec: {
+              restartPolicy: 'Never',
+              containers: [
+                {
+                  name: 'c',
+                  image: 'busybox',
+                  command: ['true'],
+                  // explicit zero requests: invisible to the scheduler's scoring, so runs landing
+                  // while another test places its pods do not change where those go
+                  resources: { requests: { cpu: '0', memory: '0' } },
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The time a CronJob's Job was scheduled for, from its name (`<cronjob>-<minutes since the epoch>`). */
+const scheduledTime = (jobName: string): string =>
+  formatTime(Number(jobName.slice(jobName.lastIndexOf('-') + 1)) * 60_000);
 
 describe.each([
   ['embedded store', false],
@@ -52,28 +99,55 @@ describe.each([
 ] as const)('the whole suite as separate processes on the %s', (_name, etcd) => {
   let s: SuiteCluster;
   let kc: string;
+  let jobs: JobHistory;
   const k = (...args: string[]) => kubectlOK(kc, args);
   const json = async <T>(...args: string[]): Promise<T> => JSON.parse(await k(...args, '-o', 'json')) as T;
 
   beforeAll(async () => {
     s = await startSuite({ etcd });
     kc = s.api.kubeconfig;
-    await eventually('3 Ready nodes', async () => {
-      const nodes = await json<{ items: { status: { conditions: { type: string; status: string }[] } }[] }>(
-        'get',
-        'nodes',
-      );
-      return (
-        nodes.items.filter((n) => n.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'))
-          .length === 3
-      );
-    });
+    // first, so that their minutes pass while the suite comes up and the other tests run
+    jobs = recordJobs(s, 'default');
+    for (const cj of historyCronJobs) {
+      await kubectlOK(kc, ['create', '-f', '-'], JSON.stringify(historyCronJob(cj)));
+      // as if the controller had missed this minute's run: it starts the most recent missed run at
+      // its next sync, so the second run is the one of the next minute, not of the minute after
+      const lastScheduleTime = formatTime(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+      await kubectlOK(kc, [
+        'patch',
+        'cronjob',
+        cj.name,
+        '--subresource=status',
+        '--type=merge',
+        '-p',
+        JSON.stringify({ status: { lastScheduleTime } }),
+      ]);
+    }
     await eventually(
-      'the default service account',
+      async () => {
+        const nodes = await json<{ items: { status: { conditions: { type: string; status: string }[] } }[] }>(
+          'get',
+          'nodes',
+        );
+        return (
+          nodes.items.filter((n) =>
+            n.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+          ).length === 3
+        );
+      },
+      '3 Ready nodes',
+      60_000,
+    );
+    await eventually(
       async () => (await kubectl(kc, ['get', 'sa', 'default'])).code === 0,
+      'the default service account',
+      60_000,
     );
   }, 120_000);
-  afterAll(() => s?.stop(), 60_000);
+  afterAll(async () => {
+    jobs?.stop();
+    await s?.stop();
+  }, 60_000);
 
   it('runs a deployment: 3 Running pods on different nodes, rolling update within maxSurge/maxUnavailable, undo, scale', async () => {
     await k('create', 'deployment', 'web', '--image=nginx', '--replicas=3');
@@ -106,8 +180,9 @@ describe.each([
 
     await k('scale', 'deployment/web', '--replicas=0');
     await eventually(
-      'no web pods',
       async () => (await json<{ items: unknown[] }>('get', 'pods', '-l', 'app=web')).items.length === 0,
+      'no web pods',
+      60_000,
     );
     await k('scale', 'deployment/web', '--replicas=3');
     await k('rollout', 'status', 'deployment/web', '--timeout=90s');
@@ -115,11 +190,15 @@ describe.each([
 
   it("garbage-collects a deleted deployment's replica sets and pods", async () => {
     await k('delete', 'deployment', 'web');
-    await eventually('replica sets and pods gone', async () => {
-      const rs = await json<{ items: unknown[] }>('get', 'rs', '-l', 'app=web');
-      const pods = await json<{ items: unknown[] }>('get', 'pods', '-l', 'app=web');
-      return rs.items.length === 0 && pods.items.length === 0;
-    });
+    await eventually(
+      async () => {
+        const rs = await json<{ items: unknown[] }>('get', 'rs', '-l', 'app=web');
+        const pods = await json<{ items: unknown[] }>('get', 'pods', '-l', 'app=web');
+        return rs.items.length === 0 && pods.items.length === 0;
+      },
+      'replica sets and pods gone',
+      60_000,
+    );
   }, 90_000);
 
   it('completes a job with completions 3 and parallelism 2', async () => {
@@ -144,13 +223,13 @@ describe.each([
       }),
     );
     const job = await eventually(
-      'the job to complete',
       async () => {
         const j = await json<{
           status: { succeeded?: number; conditions?: { type: string; status: string }[] };
         }>('get', 'job', 'three');
         return j.status.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ? j : undefined;
       },
+      'the job to complete',
       90_000,
     );
     expect(job.status.succeeded).toBe(3);
@@ -163,12 +242,16 @@ describe.each([
       '--image=nginx',
       '--overrides={"spec":{"containers":[{"name":"huge","image":"nginx","resources":{"requests":{"cpu":"64"}}}]}}',
     );
-    const event = await eventually('a FailedScheduling event', async () => {
-      const events = await json<{
-        items: { reason: string; message: string; involvedObject: { name: string } }[];
-      }>('get', 'events');
-      return events.items.find((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'huge');
-    });
+    const event = await eventually(
+      async () => {
+        const events = await json<{
+          items: { reason: string; message: string; involvedObject: { name: string } }[];
+        }>('get', 'events');
+        return events.items.find((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'huge');
+      },
+      'a FailedScheduling event',
+      60_000,
+    );
     expect(event.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
     expect((await json<PodView>('get', 'pod', 'huge')).status?.phase).toBe('Pending');
   }, 90_000);
@@ -176,8 +259,9 @@ describe.each([
   it("deletes a namespace's contents, then the namespace", async () => {
     await k('create', 'namespace', 'scratch');
     await eventually(
-      'scratch default account',
       async () => (await kubectl(kc, ['-n', 'scratch', 'get', 'sa', 'default'])).code === 0,
+      'scratch default account',
+      60_000,
     );
     await k('-n', 'scratch', 'create', 'configmap', 'c');
     await k('-n', 'scratch', 'create', 'deployment', 'd', '--image=nginx');
@@ -185,65 +269,46 @@ describe.each([
     expect((await kubectl(kc, ['get', 'namespace', 'scratch'])).code).not.toBe(0);
   }, 120_000);
 
-  it('creates a job from a */1 cronjob within 70 s', async () => {
-    await k('create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *', '--', 'true');
-    await eventually(
-      'a job of the cronjob',
-      async () => {
-        const jobs = await json<{
-          items: { metadata: { name: string; ownerReferences?: { name: string }[] } }[];
-        }>('get', 'jobs');
-        return jobs.items.some((j) => j.metadata.ownerReferences?.some((o) => o.name === 'tick'));
-      },
-      70_000,
-    );
-    const cj = await json<{ spec: { successfulJobsHistoryLimit: number; failedJobsHistoryLimit: number } }>(
-      'get',
-      'cronjob',
-      'tick',
-    );
-    expect(cj.spec).toMatchObject({ successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
-  }, 90_000);
-
   it('fails over to a standby scheduler and controller manager after kill -9 of the leader', async () => {
     for (const kind of ['scheduler', 'controller-manager'] as const) {
       const replicas = s.daemons.filter((d) => d.name.startsWith(`orch-${kind}-`));
       replicas.push(await s.startReplica(kind));
-      const holder = async (): Promise<string> => {
-        const ep = await json<{ metadata: { annotations?: Record<string, string> } }>(
-          '-n',
-          'orch-system',
-          'get',
-          'endpoints',
-          `orch-${kind}`,
-        );
-        return (
-          JSON.parse(ep.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}')
-            .holderIdentity ?? ''
-        );
-      };
-      const first = await eventually(`a ${kind} leader`, holder);
-      // kill replicas until the holder changes: the one whose kill moved leadership was the leader
+      // the lock's holder as the apiserver reports it, observed through a watch (no polling delay)
+      let holder = '';
+      let changedAt = 0;
+      const lock = watchObjects<{
+        metadata: { resourceVersion?: string; annotations?: Record<string, string> };
+      }>(s, `/api/v1/namespaces/orch-system/endpoints?fieldSelector=metadata.name%3Dorch-${kind}`, (e) => {
+        const h: string =
+          JSON.parse(e.object.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '{}')
+            .holderIdentity ?? '';
+        if (h !== holder) changedAt = Date.now();
+        holder = h;
+      });
       let took = 0;
-      for (const r of replicas) {
-        await r.stop('SIGKILL');
-        const killed = Date.now();
-        const next = await eventually(
-          `a new ${kind} leader`,
-          async () => {
-            const h = await holder();
-            return h !== first
-              ? h
-              : Date.now() - killed > (leaderElection.leaseSeconds + 2) * 1000
-                ? 'unchanged'
-                : undefined;
-          },
-          30_000,
-        );
-        if (next !== 'unchanged') {
-          took = Date.now() - killed;
-          break;
+      try {
+        const first = await eventually(async () => holder || undefined, `a ${kind} leader`, 60_000);
+        // kill replicas until the holder changes: the one whose kill moved leadership was the leader
+        for (const r of replicas) {
+          await r.stop('SIGKILL');
+          const killed = Date.now();
+          const next = await eventually(
+            async () =>
+              holder !== first && holder
+                ? holder
+                : Date.now() - killed > (leaderElection.leaseSeconds + 2) * 1000
+                  ? 'unchanged'
+                  : undefined,
+            `a new ${kind} leader`,
+            30_000,
+          );
+          if (next !== 'unchanged') {
+            took = changedAt - killed;
+            break;
+          }
         }
+      } finally {
+        lock.stop();
       }
       expect(took).toBeGreaterThan(0);
       expect(took).toBeLessThanOrEqual(
@@ -254,4 +319,88 @@ describe.each([
     await k('create', 'deployment', 'after', '--image=nginx', '--replicas=2');
     await k('rollout', 'status', 'deployment/after', '--timeout=90s');
   }, 180_000);
+
+  it('creates a job from a */1 cronjob within 70 s, with the default history limits', async () => {
+    const cj = await json<CronJobView>('get', 'cronjob', 'tick');
+    const created = Date.parse(cj.metadata.creationTimestamp);
+    // the first run of a minute after the cronjob was created (beforeAll also had a missed one run)
+    const first = await eventually(
+      async () => jobs.of('tick').find((j) => Date.parse(scheduledTime(j.name)) >= created),
+      'a job of the cronjob',
+      Math.max(1000, created + 70_000 - Date.now()),
+    );
+    expect(Date.parse(first.creationTimestamp!) - created).toBeLessThanOrEqual(70_000);
+    // what stock kubectl creates gets Kubernetes' defaults (server-side dry run: nothing is stored)
+    const defaulted = JSON.parse(
+      await k(
+        'create',
+        'cronjob',
+        'defaults',
+        '--image=busybox',
+        '--schedule=*/1 * * * *',
+        '--dry-run=server',
+        '-o',
+        'json',
+        '--',
+        'true',
+      ),
+    ) as CronJobView;
+    expect(defaulted.spec).toMatchObject({ successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    expect((await kubectl(kc, ['get', 'cronjob', 'defaults'])).code).not.toBe(0);
+  }, 90_000);
+
+  // last: the CronJobs created in beforeAll have had their minutes while the other tests ran
+  it.each(historyCronJobs)(
+    'keeps the history limit of the $name cronjob: only the newest $finishes job of two or more is left',
+    async ({ name, finishes }) => {
+      const cj = await json<CronJobView>('get', 'cronjob', name);
+      // two runs: the missed one at the controller's first sync, the next at most 60 s after creation;
+      // it runs and finishes, and the older is deleted at the controller's next sync (10 s period)
+      const deadline = Date.parse(cj.metadata.creationTimestamp) + 150_000;
+      const done = await eventually(
+        async () => {
+          const seen = jobs.of(name);
+          const finished = seen.filter((j) => j.finished === finishes);
+          const kept = seen.filter((j) => !j.deleted);
+          if (finished.length < 2 || kept.length !== 1 || kept[0]!.finished !== finishes) return undefined;
+          // what the server holds agrees (a run of the next minute may just have started)
+          const stored = await json<{ items: JobRef[] }>('get', 'jobs');
+          const now = await json<CronJobView>('get', 'cronjob', name);
+          const names = stored.items
+            .filter((j) => j.metadata.ownerReferences?.some((o) => o.name === name))
+            .map((j) => j.metadata.name);
+          if (names.length !== 1 || names[0] !== kept[0]!.name || now.status?.active?.length)
+            return undefined;
+          return { seen, kept: kept[0]!, cj: now };
+        },
+        `two ${finishes} jobs of ${name}, the older deleted`,
+        Math.max(10_000, deadline - Date.now()),
+      );
+      // the one kept is the newest run; every older one finished the same way and is gone
+      expect(done.seen.at(-1)).toBe(done.kept);
+      const older = done.seen.slice(0, -1);
+      expect(older.length).toBeGreaterThanOrEqual(1);
+      for (const job of older) expect(job).toMatchObject({ finished: finishes, deleted: true });
+      // deleted by the cronjob controller (the test deletes no job)
+      const events = await json<{
+        items: { reason: string; message: string; involvedObject: { kind: string; name: string } }[];
+      }>('get', 'events');
+      const deletions = events.items
+        .filter(
+          (e) =>
+            e.involvedObject.kind === 'CronJob' &&
+            e.involvedObject.name === name &&
+            e.reason === 'SuccessfulDelete',
+        )
+        .map((e) => e.message);
+      for (const job of older) expect(deletions).toContain(`Deleted job ${job.name}`);
+      // lastScheduleTime moved on from the first run to the newest one; nothing left active
+      expect(done.cj.status?.lastScheduleTime).toBe(scheduledTime(done.kept.name));
+      expect(Date.parse(done.cj.status!.lastScheduleTime!)).toBeGreaterThan(
+        Date.parse(scheduledTime(done.seen[0]!.name)),
+      );
+      expect(done.cj.status?.active ?? []).toEqual([]);
+    },
+    240_000,
+  );
 });

@@ -30,6 +30,8 @@ export {
 export { daemonBin, startDaemon, waitHTTPS, repoRoot, type DaemonProcess } from './testing/daemon-process';
 export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './storage/testing/etcd-cluster';
 export { freePort } from './storage/testing/free-port';
+export { eventually } from './testing/eventually';
+export { startEchoServer, tcpExchange } from './testing/tcp-echo';
 export { httpsRequest, type HttpsResponse, type HttpsRequestOptions } from './testing/https-request';
 export { enableAccessControl, type AccessControlOptions, type AccessControl } from './reviews/access-control';
 export { AlwaysDenyAuthorizer } from './authz/authorizer';

@@ -31,6 +31,7 @@ export {
   type LeaderElectionOptions,
 } from './options/componentOptions';
 export { daemonValidators, validateFlags, type FlagValidator } from './options/validateFlags';
+export { restConfigFromFlags } from './options/restConfigFromFlags';
 export { PROTOBUF_CONTENT_TYPE, SYSTEM_NAMESPACE, type DaemonKind } from './options/daemonKind';
 export {
   CLOUD_CONTROLLER_MANAGER_CONTROLLERS,
@@ -144,3 +145,23 @@ export {
   DeferredDelegatedAuth,
   type DelegatedAuthHooks,
 } from './auth/delegatedAuthFromFlags';
+
+// Controller machinery shared by the controller managers.
+export type {
+  ControllerContext,
+  ControllerDescriptor,
+  ControllerLogger,
+  RunningController,
+} from './controller/ControllerContext';
+export { QueueController, deletedObject } from './controller/QueueController';
+export { ControllerGroup, type ControllerGroupOptions } from './controller/ControllerGroup';
+export { runLeaderElected, type LeaderElectedOptions } from './controller/runLeaderElected';
+export {
+  runControllerManagerDaemon,
+  type ControllerManagerDaemonOptions,
+  type ControllerManagerDeps,
+  type ControllerManagerRunOptions,
+  type StartableManager,
+} from './controller/runControllerManagerDaemon';
+export { CONTROLLER_TOKEN_SECONDS, ServiceAccountCredentials } from './controller/ServiceAccountCredentials';
+export { MemoryEventRecorder } from './controller/MemoryEventRecorder';

@@ -6,21 +6,12 @@ export {
   runControllerManager,
   type RunOptions,
 } from './app/runControllerManager';
-export { CONTROLLER_TOKEN_SECONDS, ServiceAccountCredentials } from './app/serviceAccountCredentials';
 
 // The manager.
 export { ControllerManager, type ControllerManagerOptions } from './manager/ControllerManager';
 export { CONTROLLER_REGISTRY } from './manager/controllerRegistry';
 
-// Shared controller machinery.
-export type {
-  ControllerContext,
-  ControllerDescriptor,
-  ControllerLogger,
-  RunningController,
-} from './controller/ControllerContext';
-export { MemoryEventRecorder } from './controller/MemoryEventRecorder';
-export { QueueController, deletedObject } from './controller/QueueController';
+// Controller helpers.
 export { deletableResources, mappingForKind } from './controller/discovery';
 export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 

@@ -23,8 +23,49 @@ export function compareObjects(lhs: unknown, rhs: unknown, node: PatchNode): Com
     modified: new FieldPathSet(),
     removed: new FieldPathSet(),
   };
-  compareMap(lhs, rhs, typeShapeOf(node), [], out);
+  compareMap(lhs, rhs, typeShapeOf(node), new Walk(out));
   return out;
+}
+
+const added = 0;
+const modified = 1;
+const removed = 2;
+
+/**
+ * The path being compared, with the levels of the three result sets along it looked up once per
+ * level rather than from the root for every recorded path.
+ */
+class Walk {
+  readonly at: PathElement[] = [];
+  /** Per result set: levels[i] is the set below at[0..i), current for i <= valid. */
+  private readonly levels: FieldPathSet[][];
+  private readonly valid = [0, 0, 0];
+
+  constructor(out: Comparison) {
+    this.levels = [[out.added], [out.modified], [out.removed]];
+  }
+
+  push(pe: PathElement): void {
+    this.at.push(pe);
+  }
+
+  pop(): void {
+    this.at.pop();
+    const depth = this.at.length;
+    for (let k = 0; k < 3; k++) if (this.valid[k]! > depth) this.valid[k] = depth;
+  }
+
+  /** Records the current path in one of the result sets. */
+  insert(which: number): void {
+    const at = this.at;
+    const last = at.length - 1;
+    if (last < 0) return;
+    const levels = this.levels[which]!;
+    let v = this.valid[which]!;
+    for (; v < last; v++) levels[v + 1] = levels[v]!.child(at[v]!);
+    this.valid[which] = v;
+    levels[last]!.addMember(at[last]!);
+  }
 }
 
 function isEmpty(value: unknown): boolean {
@@ -37,20 +78,21 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-function leaf(lhs: unknown, rhs: unknown, at: PathElement[], out: Comparison): void {
-  if (lhs === undefined) out.added.insert(at);
-  else if (rhs === undefined) out.removed.insert(at);
-  else if (!deepEqual(lhs, rhs)) out.modified.insert(at);
+function leaf(lhs: unknown, rhs: unknown, walk: Walk): void {
+  if (lhs === undefined) walk.insert(added);
+  else if (rhs === undefined) walk.insert(removed);
+  else if (!deepEqual(lhs, rhs)) walk.insert(modified);
 }
 
 function compareValue(
   lhs: unknown,
   rhs: unknown,
   node: PatchNode | undefined,
-  at: PathElement[],
-  out: Comparison,
+  walk: Walk,
   item = false,
 ): void {
+  // a subtree the new version shares with the old one (merges keep what they do not touch) is unchanged
+  if (lhs === rhs) return;
   const shape = typeShapeOf(node);
   let asLeaf = shape.kind === 'leaf' || (isEmpty(lhs) && isEmpty(rhs));
   if (!asLeaf) {
@@ -60,18 +102,18 @@ function compareValue(
     asLeaf = !fits(lhs) || !fits(rhs);
   }
   if (asLeaf) {
-    leaf(lhs, rhs, at, out);
+    leaf(lhs, rhs, walk);
     return;
   }
-  if (shape.kind === 'associative' || shape.kind === 'set') compareList(lhs, rhs, shape, at, out);
-  else compareMap(lhs, rhs, shape, at, out);
+  if (shape.kind === 'associative' || shape.kind === 'set') compareList(lhs, rhs, shape, walk);
+  else compareMap(lhs, rhs, shape, walk);
   // a struct, or a required field, exists in Go's zero value: only items and optional maps/lists appear
   if (!item && (shape.kind === 'struct' || shape.kind === 'deduced' || node?.required === true)) return;
-  if (lhs === undefined) out.added.insert(at);
-  else if (rhs === undefined) out.removed.insert(at);
+  if (lhs === undefined) walk.insert(added);
+  else if (rhs === undefined) walk.insert(removed);
 }
 
-function compareMap(lhs: unknown, rhs: unknown, shape: TypeShape, at: PathElement[], out: Comparison): void {
+function compareMap(lhs: unknown, rhs: unknown, shape: TypeShape, walk: Walk): void {
   const l = isMap(lhs) ? lhs : undefined;
   const r = isMap(rhs) ? rhs : undefined;
   const visit = (key: string): void => {
@@ -83,9 +125,9 @@ function compareMap(lhs: unknown, rhs: unknown, shape: TypeShape, at: PathElemen
     const lv = l?.[key];
     const rv = r?.[key];
     if (lv === undefined && rv === undefined) return;
-    at.push(fieldElement(key));
-    compareValue(lv, rv, child, at, out);
-    at.pop();
+    walk.push(fieldElement(key));
+    compareValue(lv, rv, child, walk);
+    walk.pop();
   };
   if (r) for (const key in r) visit(key);
   if (l) for (const key in l) if (r === undefined || r[key] === undefined) visit(key);
@@ -95,20 +137,19 @@ function compareList(
   lhs: unknown,
   rhs: unknown,
   shape: Extract<TypeShape, { kind: 'associative' | 'set' }>,
-  at: PathElement[],
-  out: Comparison,
+  walk: Walk,
 ): void {
-  const l = Array.isArray(lhs) ? indexItems(shape, lhs, at) : new Map<PathElement, unknown>();
-  const r = Array.isArray(rhs) ? indexItems(shape, rhs, at) : new Map<PathElement, unknown>();
+  const l = Array.isArray(lhs) ? indexItems(shape, lhs, walk.at) : new Map<PathElement, unknown>();
+  const r = Array.isArray(rhs) ? indexItems(shape, rhs, walk.at) : new Map<PathElement, unknown>();
   for (const [pe, rv] of r) {
-    at.push(pe);
-    compareValue(l.get(pe), rv, shape.items, at, out, true);
-    at.pop();
+    walk.push(pe);
+    compareValue(l.get(pe), rv, shape.items, walk, true);
+    walk.pop();
   }
   for (const [pe, lv] of l) {
     if (r.has(pe)) continue;
-    at.push(pe);
-    compareValue(lv, undefined, shape.items, at, out, true);
-    at.pop();
+    walk.push(pe);
+    compareValue(lv, undefined, shape.items, walk, true);
+    walk.pop();
   }
 }

@@ -147,6 +147,41 @@ describe('managedFields shape', () => {
     expect(FieldPathSet.fromFieldsV1(json).toFieldsV1()).toEqual(json);
     expect(() => FieldPathSet.fromFieldsV1({ nope: {} })).toThrow('unexpected path element');
   });
+
+  it('writes back the entries a write does not change as they were stored, others encoded anew', () => {
+    const created = deployments.apply(undefined, deployment(), 'kubectl', 'apps/v1', false, '', t0);
+    const live = structuredClone(created);
+    // a stored entry spelled differently from how Kubernetes writes it (`.` on a leaf, keys unsorted)
+    live.metadata!.managedFields = [
+      ...entries(created),
+      {
+        manager: 'scaler',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        time: '2024-05-01T09:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:paused': { '.': {} }, 'f:minReadySeconds': {} } },
+      },
+    ];
+    const stored = entries(live).map((e) => e.fieldsV1);
+    const edited = structuredClone(live);
+    delete edited.metadata!.managedFields;
+    edited.metadata!.labels = { app: 'web', tier: 'front' };
+    deployments.update(live, edited, 'labeler', 'apps/v1', '', t1);
+    const after = entries(edited);
+    expect(after.map((e) => e.manager)).toEqual(['kubectl', 'scaler', 'labeler']);
+    expect(after[0]!.fieldsV1).toBe(stored[0]);
+    expect(after[1]!.fieldsV1).toEqual({ 'f:spec': { 'f:minReadySeconds': {}, 'f:paused': {} } });
+    expect(after[2]!.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
+
+    // an apply of the same fields with another value keeps its entry as stored, with a new time
+    const changed = deployment({ replicas: 5 });
+    const applied = deployments.apply(edited, changed, 'kubectl', 'apps/v1', false, '', t1);
+    const kubectl = entries(applied)[0]!;
+    expect(kubectl.fieldsV1).toBe(stored[0]);
+    expect(kubectl.time).toBe('2024-05-01T10:05:00Z');
+    expect(spec(applied).replicas).toBe(5);
+  });
 });
 
 describe('server-side apply rules (doc 1)', () => {

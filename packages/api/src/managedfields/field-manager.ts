@@ -15,6 +15,7 @@ import {
   type ManagerIdentity,
 } from './managed-fields';
 import { TypedValueError } from './list-items';
+import { ManagedSet } from './managed-set';
 import { mergeApplied } from './merge';
 import { fieldElement } from './path-element';
 import { removeItems } from './remove-items';
@@ -99,18 +100,24 @@ export class FieldManager {
       delete meta.managedFields;
       return;
     }
-    const changed = cmp.modified.union(cmp.added);
+    const changed = changedFields(cmp);
     if (!changed.empty() || !cmp.removed.empty()) {
-      for (const m of managed.values()) m.set = m.set.difference(changed).difference(cmp.removed);
+      const id: ManagerIdentity = { manager, operation: 'Update', apiVersion, subresource };
+      const key = identityKey(id);
+      // the manager's own entry takes the changed fields back: it only gives up the removed ones
+      for (const [k, m] of managed) {
+        if (k === key) m.release(cmp.removed);
+        else m.release(changed, cmp.removed);
+      }
       if (!changed.empty()) {
-        const id: ManagerIdentity = { manager, operation: 'Update', apiVersion, subresource };
-        const key = identityKey(id);
         const previous = managed.get(key);
-        managed.set(key, {
-          ...id,
-          set: previous ? previous.set.union(changed) : changed,
-          time: rfc3339Seconds(now),
-        });
+        const time = rfc3339Seconds(now);
+        if (previous) {
+          previous.take(changed);
+          previous.time = time;
+        } else {
+          managed.set(key, ManagedSet.of(id, changed, time));
+        }
       }
     }
     writeManaged(meta, managed);
@@ -152,16 +159,22 @@ export class FieldManager {
     const id: ManagerIdentity = { manager, operation: 'Apply', apiVersion, subresource };
     const key = identityKey(id);
     const last = managed.get(key);
-    const applying = { ...id, set: this.strip(toFieldSet(config, this.root), subresource), time: last?.time };
+    const configSet = this.strip(toFieldSet(config, this.root), subresource);
+    // an unchanged set keeps its entry (written back as it was read)
+    const unchangedSet = last !== undefined && last.sameAs(configSet);
+    const applying = unchangedSet ? last : ManagedSet.of(id, configSet, last?.time);
     managed.set(key, applying);
-    if (last && !last.set.empty()) merged = this.prune(merged, managed, last.set);
+    // pruning removes what the manager applied before and omits now: nothing when it omits nothing
+    if (last && !unchangedSet && !last.empty() && !last.within(configSet))
+      merged = this.prune(merged, managed, last.set);
 
     const cmp = this.compareStripped(liveObj, merged, subresource);
-    const changed = cmp.modified.union(cmp.added);
+    const changed = changedFields(cmp);
     const conflicts: FieldConflict[] = [];
     const others = [...managed.entries()].filter(([k]) => k !== key).map(([, m]) => m);
     if (!changed.empty()) {
       for (const m of others) {
+        if (!m.intersects(changed)) continue;
         const overlap = m.set.intersection(changed);
         if (!overlap.empty()) for (const path of overlap.paths()) conflicts.push({ manager: m, path });
       }
@@ -190,7 +203,7 @@ export class FieldManager {
       );
     }
     if (!changed.empty() || !cmp.removed.empty()) {
-      for (const m of others) m.set = m.set.difference(changed).difference(cmp.removed);
+      for (const m of others) m.release(changed, cmp.removed);
     }
     if (applying.time === undefined || !changed.empty() || !cmp.removed.empty()) {
       applying.time = rfc3339Seconds(now);
@@ -299,6 +312,13 @@ export class FieldManager {
     const dangling = mergedSet.difference(toFieldSet(ownedBack, root)).intersection(last);
     return removeItems(merged, dangling, root) as ManagedObject;
   }
+}
+
+/** The fields a write sets (modified or added); one of the comparison's own sets when the other is empty. */
+function changedFields(cmp: Comparison): FieldPathSet {
+  if (cmp.modified.empty()) return cmp.added;
+  if (cmp.added.empty()) return cmp.modified;
+  return cmp.modified.union(cmp.added);
 }
 
 function metadataOf(obj: ManagedObject): JsonMap {

@@ -1,6 +1,6 @@
 import { DeploymentSchema } from '../kinds/apps/deployment';
 import { patchNodeOf } from '../patch/patch-meta';
-import { FieldPathSet } from './field-set';
+import { checkFieldsV1, FieldPathSet, type FieldsV1 } from './field-set';
 import { mergeApplied } from './merge';
 import { printPath } from './path-element';
 import { toFieldSet } from './to-field-set';
@@ -64,5 +64,113 @@ describe('field sets', () => {
     });
     const merged = mergeApplied(c('a', 'x', 'b'), c('b', 'a', 'n'), node) as any;
     expect(merged.spec.template.spec.containers.map((x: any) => x.name)).toEqual(['x', 'b', 'a', 'n']);
+  });
+
+  it('checks FieldsV1 and tells whether it is written exactly as toFieldsV1 writes it', () => {
+    const written = set(
+      ['f:spec', 'f:replicas'],
+      ['f:spec', 'f:template'],
+      ['f:spec', 'f:template', 'f:x'],
+      ['i:2'],
+    );
+    expect(checkFieldsV1(written.toFieldsV1())).toBe(true);
+    expect(checkFieldsV1({})).toBe(true);
+    // unsorted keys, `.` on a leaf, `.` after other keys, `.` at the root, a non-empty `.`
+    expect(checkFieldsV1({ 'f:b': {}, 'f:a': {} })).toBe(false);
+    expect(checkFieldsV1({ 'i:10': {}, 'i:2': {} })).toBe(false);
+    expect(checkFieldsV1({ 'f:a': { '.': {} } })).toBe(false);
+    expect(checkFieldsV1({ 'f:a': { 'f:b': {}, '.': {} } })).toBe(false);
+    expect(checkFieldsV1({ '.': {}, 'f:a': {} })).toBe(false);
+    expect(checkFieldsV1({ 'f:a': { '.': { x: 1 }, 'f:b': {} } })).toBe(false);
+    // what fromFieldsV1 refuses, checkFieldsV1 refuses with the same message
+    for (const bad of [{ nope: {} }, { 'f:a': [] }, { 'f:a': { 'f:b': 'x' } }, []]) {
+      expect(() => checkFieldsV1(bad)).toThrow(
+        (() => {
+          try {
+            FieldPathSet.fromFieldsV1(bad);
+          } catch (e) {
+            return (e as Error).message;
+          }
+          return 'fromFieldsV1 accepted it';
+        })(),
+      );
+    }
+  });
+
+  it('tests membership against FieldsV1 as against the set it encodes', () => {
+    const owned = set(
+      ['f:spec', 'f:replicas'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}', 'f:image'],
+      ['f:metadata', 'f:labels', 'f:app'],
+    );
+    const json: FieldsV1 = owned.toFieldsV1();
+    const cases = [
+      set(['f:spec', 'f:replicas']),
+      set(['f:spec', 'f:paused']),
+      set(['f:spec']),
+      set(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}']),
+      set(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"b"}', 'f:image']),
+      set(['f:spec', 'f:replicas'], ['f:metadata', 'f:labels', 'f:app']),
+      set(['f:spec', 'f:replicas'], ['f:metadata', 'f:labels', 'f:tier']),
+      owned,
+      owned.union(set(['f:data'])),
+      new FieldPathSet(),
+    ];
+    for (const s of cases) {
+      expect(s.intersectsFieldsV1(json)).toBe(!s.intersection(owned).empty());
+      expect(s.isSubsetOfFieldsV1(json)).toBe(s.difference(owned).empty());
+      expect(s.coversFieldsV1(json)).toBe(owned.difference(s).empty());
+      expect(s.equalsFieldsV1(json)).toBe(s.equals(owned));
+    }
+    // a set holding empty levels (elements removed below) still equals what it encodes
+    const emptied = owned.union(set(['f:status', 'f:phase']));
+    emptied.childIfAny('f:status')!.removeElement('f:phase');
+    expect(emptied.equalsFieldsV1(json)).toBe(true);
+    expect(set(['f:spec', 'f:replicas', 'f:x']).equalsFieldsV1({ 'f:spec': { 'f:replicas': {} } })).toBe(
+      false,
+    );
+  });
+
+  it('removes members from FieldsV1 as difference does, sharing the levels it leaves alone', () => {
+    const owned = set(
+      ['f:metadata', 'f:labels', 'f:app'],
+      ['f:metadata', 'f:labels', 'f:tier'],
+      ['f:spec', 'f:replicas'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}', 'f:image'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}', 'f:name'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"b"}'],
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"b"}', 'f:image'],
+    );
+    const json: FieldsV1 = owned.toFieldsV1();
+    const a = ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"a"}'];
+    const cases = [
+      set([...a, 'f:image']),
+      set([...a, 'f:image'], [...a, 'f:name']),
+      set(a),
+      set(a, [...a, 'f:image'], [...a, 'f:name']),
+      set(
+        ['f:spec', 'f:replicas'],
+        ['f:metadata', 'f:labels', 'f:app'],
+        ['f:metadata', 'f:labels', 'f:tier'],
+      ),
+      set(['f:spec']),
+      set(['f:spec', 'f:paused'], ['f:data']),
+      owned,
+      new FieldPathSet(),
+    ];
+    for (const s of cases) {
+      const rest = s.removeFromFieldsV1(json);
+      const expected = owned.difference(s).toFieldsV1();
+      // same elements in the same order, and written as toFieldsV1 writes it
+      expect(JSON.stringify(rest)).toBe(JSON.stringify(expected));
+      expect(checkFieldsV1(rest)).toBe(true);
+    }
+    // nothing to remove: the value itself; an untouched level: shared
+    expect(set(['f:spec', 'f:paused']).removeFromFieldsV1(json)).toBe(json);
+    const rest = set([...a, 'f:image']).removeFromFieldsV1(json);
+    expect(rest['f:metadata']).toBe(json['f:metadata']);
+    expect(json).toEqual(owned.toFieldsV1());
   });
 });

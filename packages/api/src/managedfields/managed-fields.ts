@@ -1,4 +1,5 @@
-import { FieldPathSet, FieldsV1Error, type FieldsV1 } from './field-set';
+import { FieldsV1Error, type FieldsV1 } from './field-set';
+import { ManagedSet } from './managed-set';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -20,11 +21,6 @@ export interface ManagerIdentity {
   operation: ManagedFieldsOperation | string;
   apiVersion: string;
   subresource: string;
-}
-
-export interface ManagedSet extends ManagerIdentity {
-  set: FieldPathSet;
-  time: string | undefined;
 }
 
 /** The managed fields of an object, keyed by manager identity. */
@@ -51,23 +47,23 @@ export function decodeManagedFields(entries: unknown): Managed {
     if (e.fieldsType !== 'FieldsV1') {
       throw new ManagedFieldsError(`invalid fieldsType: ${JSON.stringify(e.fieldsType ?? '')}`);
     }
-    let set: FieldPathSet;
-    try {
-      set = FieldPathSet.fromFieldsV1(e.fieldsV1 ?? {});
-    } catch (err) {
-      if (err instanceof FieldsV1Error)
-        throw new ManagedFieldsError(`error decoding fieldsV1: ${err.message}`);
-      throw err;
-    }
     const id: ManagerIdentity = {
       manager: e.manager ?? '',
       operation: e.operation ?? '',
       apiVersion: e.apiVersion ?? '',
       subresource: e.subresource ?? '',
     };
+    let m: ManagedSet;
+    try {
+      m = ManagedSet.read(id, e.fieldsV1 ?? {}, e.time);
+    } catch (err) {
+      if (err instanceof FieldsV1Error)
+        throw new ManagedFieldsError(`error decoding fieldsV1: ${err.message}`);
+      throw err;
+    }
     const key = identityKey(id);
     if (out.has(key)) throw new ManagedFieldsError(`duplicate managedFields entry for ${key}`);
-    out.set(key, { ...id, set, time: e.time });
+    out.set(key, m);
   }
   return out;
 }
@@ -87,7 +83,7 @@ function compare(a: string, b: string): number {
  * and subresource. Empty sets are left out.
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
-  const sets = [...managed.values()].filter((m) => !m.set.empty());
+  const sets = [...managed.values()].filter((m) => !m.empty());
   sets.sort(
     (p, q) =>
       compare(p.operation, q.operation) ||
@@ -104,7 +100,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     };
     if (m.time !== undefined) entry.time = m.time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = m.set.toFieldsV1();
+    entry.fieldsV1 = m.toFieldsV1();
     if (m.subresource) entry.subresource = m.subresource;
     return entry;
   });
@@ -120,7 +116,9 @@ export function printManager(id: ManagerIdentity): string {
 
 /** RFC 3339 with second precision, as Kubernetes writes metav1.Time. */
 export function rfc3339Seconds(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ`
+  const iso = now.toISOString();
+  return iso.slice(0, iso.length - 5) + 'Z';
 }
 
 /** At most this many Update entries are kept; older ones fold into `ancient-changes` per apiVersion. */
@@ -155,10 +153,10 @@ export function capUpdateManagers(managed: Managed): void {
     if (bucket === undefined) {
       const firstSet = managed.get(first)!;
       managed.delete(first);
-      bucket = { ...bucketId, set: firstSet.set, time: firstSet.time };
+      bucket = ManagedSet.of(bucketId, firstSet.set, firstSet.time);
       managed.set(bucketKey, bucket);
     }
-    bucket.set = m.set.union(bucket.set);
+    bucket.replace(m.set.union(bucket.set));
     bucket.time = m.time;
     managed.delete(key);
     length--;

@@ -8,19 +8,21 @@ export type PathElement = string;
 /** A path from the root of an object: its elements in order. */
 export type Path = readonly PathElement[];
 
-export function fieldElement(name: string): PathElement {
-  return 'f:' + name;
-}
+/**
+ * Field elements by name, made once: the same string each time, so maps and objects keyed by it hash it
+ * once rather than per use. Names include map keys (labels, annotations), so the cache is bounded.
+ */
+const fieldElements = new Map<string, PathElement>();
+const maxFieldElements = 20000;
 
-/** The element of an associative-list item: its key fields as JSON, names sorted. */
-export function keyElement(keys: readonly [string, unknown][]): PathElement {
-  const sorted = keys.length > 1 ? [...keys].sort((a, b) => compareStrings(a[0], b[0])) : keys;
-  let out = 'k:{';
-  for (let i = 0; i < sorted.length; i++) {
-    if (i) out += ',';
-    out += JSON.stringify(sorted[i]![0]) + ':' + JSON.stringify(sorted[i]![1]);
+export function fieldElement(name: string): PathElement {
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    if (fieldElements.size >= maxFieldElements) fieldElements.clear();
+    pe = 'f:' + name;
+    fieldElements.set(name, pe);
   }
-  return out + '}';
+  return pe;
 }
 
 export function valueElement(value: unknown): PathElement {
@@ -51,6 +53,8 @@ function compareStrings(a: string, b: string): number {
 
 /** The order Kubernetes keeps path elements in: field names, then keys, then values, then indexes. */
 export function comparePathElements(a: PathElement, b: PathElement): number {
+  // most levels hold field names only: same kind, compared as strings
+  if (a[0] === b[0] && a[0] !== 'i') return compareStrings(a, b);
   const r = rank(a) - rank(b);
   if (r !== 0) return r;
   if (a[0] === 'i') return Number(a.slice(2)) - Number(b.slice(2));

@@ -12,7 +12,17 @@ export type TypeShape =
   | { readonly kind: 'struct'; readonly node: PatchNode }
   | { readonly kind: 'map'; readonly values: PatchNode | undefined }
   | { readonly kind: 'deduced' }
-  | { readonly kind: 'associative'; readonly keys: readonly string[]; readonly items: PatchNode }
+  | {
+      readonly kind: 'associative';
+      /** The key fields as declared. */
+      readonly keys: readonly string[];
+      /** The key fields sorted by name and `"<name>":` for each: how an item's path element spells them. */
+      readonly sortedKeys: readonly string[];
+      readonly keyLabels: readonly string[];
+      readonly items: PatchNode;
+      /** Path elements of items by their key value, made once (lists with one key field only). */
+      readonly elements: Map<string | number | boolean, string>;
+    }
   | { readonly kind: 'set'; readonly items: PatchNode };
 
 const leaf: TypeShape = { kind: 'leaf' };
@@ -59,11 +69,23 @@ function listShape(node: PatchNode): TypeShape {
     case 'set':
       return scalarItems ? { kind: 'set', items } : leaf;
     case 'map':
-      return node.listMapKeys.length ? { kind: 'associative', keys: node.listMapKeys, items } : leaf;
+      return node.listMapKeys.length ? associative(node.listMapKeys, items) : leaf;
   }
   if (node.strategy === 'merge') {
-    if (node.mergeKey) return { kind: 'associative', keys: [node.mergeKey], items };
+    if (node.mergeKey) return associative([node.mergeKey], items);
     if (scalarItems) return { kind: 'set', items };
   }
   return leaf;
+}
+
+function associative(keys: readonly string[], items: PatchNode): TypeShape {
+  const sortedKeys = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    kind: 'associative',
+    keys,
+    sortedKeys,
+    keyLabels: sortedKeys.map((k) => JSON.stringify(k) + ':'),
+    items,
+    elements: new Map(),
+  };
 }

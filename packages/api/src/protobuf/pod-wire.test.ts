@@ -70,4 +70,65 @@ describe('a Pod on the wire', () => {
   it('encodes to bytes that decode the same way', () => {
     expect(codec.decode(codec.encode(json))).toEqual(json);
   });
+
+  // Go writes every field that is not a pointer, zeros included: an empty Time message for a zero
+  // time, "" for unset strings, 0 and false; Kubernetes reads the zero time and the "" of enumerations
+  // and defaulted strings as unset (its JSON omits them, its defaulters fill them)
+  it('reads the zero values a Go client writes as Kubernetes does', () => {
+    const metadata = [
+      ...str(1, 'web-0'),
+      ...str(2, ''), // generateName
+      ...str(3, 'default'),
+      ...str(4, ''), // selfLink
+      ...str(5, ''), // uid
+      ...str(6, ''), // resourceVersion
+      ...int(7, 0), // generation
+      ...bytes(8, []), // creationTimestamp: zero Time
+    ];
+    const container = [
+      ...str(1, 'nginx'),
+      ...str(2, 'nginx:1.25'),
+      ...str(13, ''), // terminationMessagePath (defaulted)
+      ...str(14, ''), // imagePullPolicy (enumeration)
+      ...bytes(8, []), // resources
+      ...str(20, ''), // terminationMessagePolicy (enumeration)
+    ];
+    const spec = [
+      ...bytes(2, container),
+      ...str(3, ''), // restartPolicy
+      ...str(6, ''), // dnsPolicy
+      ...str(10, ''), // nodeName: a name format, which "" is not
+      ...str(9, ''), // serviceAccount (deprecated): a plain string, kept
+      ...int(11, 0), // hostNetwork: false
+      ...str(19, ''), // schedulerName (defaulted)
+    ];
+    const status = [...str(1, 'Pending'), ...bytes(7, [...int(1, startedAt)])];
+    const raw = [...bytes(1, metadata), ...bytes(2, spec), ...bytes(3, status)];
+    const typeMeta = [...str(1, 'v1'), ...str(2, 'Pod')];
+    const body = Uint8Array.from([...protobufPrefix, ...bytes(1, typeMeta), ...bytes(2, raw)]);
+    expect(codec.decode(body)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-0',
+        generateName: '',
+        namespace: 'default',
+        selfLink: '',
+        uid: '',
+        resourceVersion: '',
+        generation: 0,
+      },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }],
+        serviceAccount: '',
+        hostNetwork: false,
+      },
+      status: { phase: 'Pending', startTime: '2026-11-22T21:00:00Z' },
+    });
+  });
+
+  it('keeps the Unix epoch, which is not the zero time', () => {
+    const epoch = { ...json, status: { ...json.status, startTime: '1970-01-01T00:00:00Z' } };
+    expect(codec.decode(codec.encode(epoch))).toEqual(epoch);
+  });
 });

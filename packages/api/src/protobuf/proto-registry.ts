@@ -1,6 +1,6 @@
 import protobuf from 'protobufjs';
 import type { TSchema } from '@sinclair/typebox';
-import { OrchKeyword, type ProtoEmbedding, type SpecialType } from '../schema/fields';
+import { OrchKeyword, type NameFormat, type ProtoEmbedding, type SpecialType } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
 import { ListMetaSchema } from '../meta/object-meta';
 import { messageNameOf, wellKnownMessages } from './proto-names';
@@ -101,40 +101,96 @@ interface FieldCodec {
   proto: string;
   codec: Codec;
   collection?: boolean;
+  /** True for a decoded value that stands for an unset field (see {@link unsetTest}). */
+  unset?: (proto: unknown) => boolean;
+}
+
+/**
+ * Go's generated marshalers write every field that is not a pointer, zero values included, and
+ * Kubernetes reads those zeros as "not set" (its JSON omits them, its defaulters fill them). Two kinds
+ * of fields are read that way here:
+ * - times: a zero metav1.Time or MicroTime travels as an empty message (no seconds on the wire);
+ * - strings whose zero value cannot be meant: an enumeration without "", a string with a default
+ *   (Kubernetes' defaulters replace "") and a name or address format ("" is none; Kubernetes checks
+ *   such fields only when they are not empty, and reports a required one as missing).
+ */
+function unsetTest(node: TSchema): ((proto: unknown) => boolean) | undefined {
+  const n = node as Record<string, unknown>;
+  const special = n[OrchKeyword.special] as SpecialType | undefined;
+  if (special === 'time' || special === 'microTime') {
+    return (p) =>
+      typeof p === 'object' &&
+      p !== null &&
+      !Object.prototype.hasOwnProperty.call(p, 'seconds') &&
+      !Object.prototype.hasOwnProperty.call(p, 'nanos');
+  }
+  const format = n[OrchKeyword.format] as NameFormat | undefined;
+  const neverEmpty = format !== undefined && format !== 'label-value';
+  if (
+    !special &&
+    n.type === 'string' &&
+    ((Array.isArray(n.enum) && !n.enum.includes('')) ||
+      (n.default !== undefined && n.default !== '') ||
+      neverEmpty)
+  ) {
+    return (p) => p === '';
+  }
+  return undefined;
 }
 
 /** Error raised at build time when a declaration cannot be expressed in protobuf. */
 export class ProtoDeclarationError extends Error {}
 
+/** The message name of a named struct (`io.k8s.api.core.v1.Pod` → `k8s.io.api.core.v1.Pod`). */
+function structMessageName(node: TSchema): string {
+  const defName = (node as Record<string, unknown>)[OrchKeyword.name] as string | undefined;
+  if (!defName) throw new ProtoDeclarationError('a kind schema must be a named struct');
+  return messageNameOf(defName);
+}
+
 /**
  * The protobuf types of every declared kind, built from the declarations with Kubernetes' field numbers,
  * and the converters between a kind's JSON form and its protobuf message.
+ *
+ * A kind's messages are defined on first use (a client process touches a few of the declared kinds;
+ * defining all of them costs some 60 ms and 2 MB of heap): `types` holds what is defined so far, the
+ * well-known and meta messages always; `root` defines every pending kind first.
  */
 export class ProtoRegistry {
-  readonly root = new protobuf.Root();
+  /** The types defined so far: well-known and meta messages, and the kinds used so far. */
+  readonly types = new protobuf.Root();
   private readonly codecs = new Map<string, MessageCodec>();
   private readonly kindMessages = new Map<string, string>();
+  /** Messages of declared kinds not defined yet, by name: a kind's struct or a list of a kind. */
+  private readonly pending = new Map<string, { struct: TSchema } | { listOf: string }>();
 
   constructor(declarations: readonly KindDeclaration<any>[]) {
     this.defineWellKnown();
     this.defineStruct(ListMetaSchema);
     for (const decl of declarations) {
-      const name = this.defineStruct(decl.schema);
+      const name = structMessageName(decl.schema);
+      if (!this.pending.has(name)) this.pending.set(name, { struct: decl.schema });
       for (const v of decl.versions) this.kindMessages.set(`${decl.group}/${v}/${decl.kind}`, name);
       if (!decl.virtual) {
         const listName = `${name}List`;
-        if (!this.codecs.has(listName)) this.defineList(listName, name);
+        if (!this.pending.has(listName)) this.pending.set(listName, { listOf: name });
         for (const v of decl.versions)
           this.kindMessages.set(`${decl.group}/${v}/${decl.listKind ?? `${decl.kind}List`}`, listName);
       }
     }
-    this.root.resolveAll();
+    this.types.resolveAll();
+  }
+
+  /** Every type, the messages of all declared kinds included. */
+  get root(): protobuf.Root {
+    for (const name of [...this.pending.keys()]) this.definePending(name);
+    return this.types;
   }
 
   /** Registers a meta struct that is not a kind (Status, WatchEvent, DeleteOptions, Table…) under its kind name. */
   registerMeta(group: string, version: string, kind: string, schema: TSchema): void {
     const name = this.defineStruct(schema);
-    this.root.resolveAll();
+    this.types.resolveAll();
     this.kindMessages.set(`${group}/${version}/${kind}`, name);
   }
 
@@ -156,9 +212,24 @@ export class ProtoRegistry {
   }
 
   private codec(messageName: string): MessageCodec {
-    const codec = this.codecs.get(messageName);
+    const codec = this.codecs.get(messageName) ?? this.definePending(messageName);
     if (!codec) throw new ProtoDeclarationError(`no protobuf message ${messageName}`);
     return codec;
+  }
+
+  /** Defines a declared kind's message (with the messages it refers to); undefined when none is pending. */
+  private definePending(messageName: string): MessageCodec | undefined {
+    const pending = this.pending.get(messageName);
+    if (pending === undefined) return undefined;
+    this.pending.delete(messageName);
+    if ('struct' in pending) {
+      this.defineStruct(pending.struct);
+    } else {
+      this.codec(pending.listOf);
+      if (!this.codecs.has(messageName)) this.defineList(messageName, pending.listOf);
+    }
+    this.types.resolveAll();
+    return this.codecs.get(messageName);
   }
 
   private toProtoObject(codec: MessageCodec, json: unknown): Record<string, unknown> {
@@ -191,7 +262,7 @@ export class ProtoRegistry {
       const i = fullName.lastIndexOf('.');
       const type = new protobuf.Type(fullName.slice(i + 1));
       for (const [name, id, t, rule] of fields) type.add(new protobuf.Field(name, id, t, rule ?? 'optional'));
-      this.root.define(fullName.slice(0, i)).add(type);
+      this.types.define(fullName.slice(0, i)).add(type);
     };
     add(wellKnownMessages.time, [
       ['seconds', 1, 'int64'],
@@ -227,7 +298,7 @@ export class ProtoRegistry {
     const type = new protobuf.Type(listName.slice(i + 1));
     type.add(new protobuf.Field('metadata', 1, `.${metaName}`, 'optional'));
     type.add(new protobuf.Field('items', 2, `.${itemName}`, 'repeated'));
-    this.root.define(listName.slice(0, i)).add(type);
+    this.types.define(listName.slice(0, i)).add(type);
     const metaCodec = this.structCodec(metaName);
     const itemCodec = this.structCodec(itemName);
     this.codecs.set(listName, {
@@ -243,15 +314,14 @@ export class ProtoRegistry {
   /** Defines the message of a named struct (once) and returns its full name. */
   private defineStruct(node: TSchema): string {
     const n = node as Record<string, unknown>;
-    const defName = n[OrchKeyword.name] as string | undefined;
-    if (!defName) throw new ProtoDeclarationError('a kind schema must be a named struct');
-    const fullName = messageNameOf(defName);
+    const fullName = structMessageName(node);
+    const defName = n[OrchKeyword.name] as string;
     if (this.codecs.has(fullName)) return fullName;
     const i = fullName.lastIndexOf('.');
     const type = new protobuf.Type(fullName.slice(i + 1));
     const codec: MessageCodec = { type, fields: [], embedded: [] };
     this.codecs.set(fullName, codec); // before the fields: structs may refer to themselves
-    this.root.define(fullName.slice(0, i)).add(type);
+    this.types.define(fullName.slice(0, i)).add(type);
     const props = (n.properties ?? {}) as Record<string, TSchema>;
     const used = new Map<number, string>();
     const groups = new Map<string, { embedding: ProtoEmbedding; members: [string, TSchema][] }>();
@@ -280,6 +350,7 @@ export class ProtoRegistry {
         proto: field.name,
         codec: fieldCodec,
         collection: field.repeated || field.map,
+        unset: unsetTest(child),
       });
     }
     for (const { embedding, members } of groups.values()) {
@@ -316,10 +387,16 @@ export class ProtoRegistry {
       if (id === undefined) throw new ProtoDeclarationError(`${owner}.${key} has no protobuf field number`);
       const { field, codec } = this.fieldOf(key, id, child, embedding.message);
       type?.add(field);
-      fields.push({ json: key, proto: field.name, codec, collection: field.repeated || field.map });
+      fields.push({
+        json: key,
+        proto: field.name,
+        codec,
+        collection: field.repeated || field.map,
+        unset: unsetTest(child),
+      });
     }
     if (type) {
-      this.root.define(embedding.message.slice(0, i)).add(type);
+      this.types.define(embedding.message.slice(0, i)).add(type);
       this.codecs.set(embedding.message, { type, fields, embedded: [] });
     }
     return fields;
@@ -369,7 +446,7 @@ export class ProtoRegistry {
       const i = fullName.lastIndexOf('.');
       const type = new protobuf.Type(fullName.slice(i + 1));
       type.add(new protobuf.Field('items', 1, item.type, 'repeated'));
-      this.root.define(fullName.slice(0, i)).add(type);
+      this.types.define(fullName.slice(0, i)).add(type);
       this.codecs.set(fullName, {
         type,
         fields: [{ json: 'items', proto: 'items', codec: listCodec(item.codec) }],
@@ -430,6 +507,7 @@ function fromProtoFields(
     if (!Object.prototype.hasOwnProperty.call(src, f.proto)) continue;
     const v = src[f.proto];
     if (f.collection && isEmpty(v)) continue;
+    if (f.unset?.(v)) continue;
     out[f.json] = f.codec.fromProto(v);
   }
 }

@@ -3,7 +3,15 @@ import { splitAPIVersion } from '../restmapping/rest-mapper';
 import type { KindDeclaration } from '../schema/kind';
 import { DeleteOptionsSchema, StatusSchema, TableSchema, WatchEventSchema } from '../meta/status';
 import { decodeEnvelope, encodeEnvelope, ProtobufEnvelopeError } from './envelope';
+import { PartialObjectMetadataListSchema, PartialObjectMetadataSchema } from './partial-object-metadata';
 import { ProtoRegistry } from './proto-registry';
+
+/** Kinds of the meta groups a client may ask for a response as (`Accept: ...;as=Table;g=meta.k8s.io;v=v1`). */
+const asKinds: [string, TSchema][] = [
+  ['Table', TableSchema],
+  ['PartialObjectMetadata', PartialObjectMetadataSchema],
+  ['PartialObjectMetadataList', PartialObjectMetadataListSchema],
+];
 
 /** Kinds of the meta group every group/version serves, with the structs that carry them. */
 const metaKinds: [string, TSchema][] = [
@@ -29,7 +37,7 @@ export class ProtobufCodec {
     }
     for (const gv of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1', 'meta.orch.io/v1', 'meta.orch.io/v1beta1']) {
       const [group, version] = splitAPIVersion(gv);
-      this.registry.registerMeta(group, version, 'Table', TableSchema);
+      for (const [kind, schema] of asKinds) this.registry.registerMeta(group, version, kind, schema);
     }
   }
 
@@ -46,7 +54,7 @@ export class ProtobufCodec {
 
   /** The full protobuf body of an object: prefix, envelope, message. */
   encode(obj: { apiVersion?: string; kind?: string }): Uint8Array {
-    return encodeEnvelope(this.registry.root, {
+    return encodeEnvelope(this.registry.types, {
       apiVersion: obj.apiVersion ?? '',
       kind: obj.kind ?? '',
       raw: this.encodeRaw(obj),
@@ -55,7 +63,7 @@ export class ProtobufCodec {
 
   /** Decodes a protobuf body into the JSON form, with apiVersion and kind from the envelope. */
   decode(bytes: Uint8Array): Record<string, unknown> {
-    const env = decodeEnvelope(this.registry.root, bytes);
+    const env = decodeEnvelope(this.registry.types, bytes);
     if (env.contentEncoding)
       throw new ProtobufEnvelopeError(`unsupported content encoding ${env.contentEncoding}`);
     const message = this.messageFor(env.apiVersion, env.kind);
@@ -73,7 +81,7 @@ export class ProtobufCodec {
    * whose object is the full protobuf body of the object.
    */
   encodeWatchEvent(type: string, obj: { apiVersion?: string; kind?: string }): Uint8Array {
-    const watchEvent = this.registry.root.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
+    const watchEvent = this.registry.types.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
     const event = watchEvent.encode({ type, object: { raw: this.encode(obj) } }).finish();
     const frame = new Uint8Array(4 + event.length);
     new DataView(frame.buffer).setUint32(0, event.length, false);
@@ -83,7 +91,7 @@ export class ProtobufCodec {
 
   /** Decodes the message of one watch frame (without its length prefix). */
   decodeWatchEvent(message: Uint8Array): { type: string; object: Record<string, unknown> } {
-    const watchEvent = this.registry.root.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
+    const watchEvent = this.registry.types.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
     const decoded = watchEvent.decode(message) as unknown as { type?: string; object?: { raw?: Uint8Array } };
     return { type: decoded.type ?? '', object: this.decode(decoded.object?.raw ?? new Uint8Array()) };
   }

@@ -15,22 +15,22 @@
  *   `x-kubernetes-embedded-resource`, `x-kubernetes-preserve-unknown-fields`);
  * - project keywords, prefixed `x-orch-` and never published: see {@link OrchKeyword}.
  */
-import {
-  Type,
-  type TSchema,
-  type TString,
-  type TInteger,
-  type TNumber,
-  type TBoolean,
-  type TArray,
-  type TRecord,
-  type TObject,
-  type TOptional,
-  type TUnknown,
-  type TUnion,
-  type TUnsafe,
-  type Static,
+import type {
+  TSchema,
+  TString,
+  TInteger,
+  TNumber,
+  TBoolean,
+  TArray,
+  TRecord,
+  TObject,
+  TOptional,
+  TUnknown,
+  TUnion,
+  TUnsafe,
+  Static,
 } from '@sinclair/typebox';
+import { Type } from './type-builder';
 
 /** Project keywords carried on schema nodes. */
 export const OrchKeyword = {

@@ -189,3 +189,25 @@ describe('compileKind on Deployments', () => {
     });
   });
 });
+
+describe('a kind without its spec', () => {
+  // Kubernetes' spec fields are struct values: an absent or null spec is the zero spec, validated as one
+  it('validates the zero spec of a Deployment', () => {
+    const deployments = compileKind(DeploymentKind);
+    const obj = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+    };
+    const errors = deployments.validate(obj).map(errorMessage);
+    expect(errors).toContain('spec.selector: Required value');
+    expect(errors.some((e) => e.startsWith('spec.template'))).toBe(true);
+    expect(obj).not.toHaveProperty('spec');
+  });
+
+  it('validates the zero spec of a Pod', () => {
+    const pods = compileKind(PodKind);
+    const errors = pods.validate({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' } });
+    expect(errors.map(errorMessage)).toContain('spec.containers: Required value');
+  });
+});

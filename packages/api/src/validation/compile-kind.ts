@@ -1,3 +1,5 @@
+import type { TSchema } from '@sinclair/typebox';
+import { isRequired } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
 import { compileDefaults } from '../defaulting/compile-defaults';
 import type { FieldError } from './field-error';
@@ -5,6 +7,7 @@ import { compileImmutable } from './immutable';
 import { validateObjectMeta, validateObjectMetaUpdate, type NameValidator } from './object-meta';
 import { compilePrune } from './prune';
 import { compileSchemaValidator, hasTypeErrors } from './schema-validator';
+import { nodeShape, structFields } from './schema-node';
 import { compileStructHooks } from './struct-hooks';
 
 /** The per-kind functions derived from a declaration; each is compiled once. */
@@ -33,31 +36,54 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `make()`, evaluated on the first call and remembered. */
+function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
+}
+
 function build(declaration: KindDeclaration, options: CompileKindOptions): CompiledKind {
   const schema = declaration.schema;
-  const pruneFn = compilePrune(schema);
-  const defaultFn = compileDefaults(schema);
-  const schemaFn = compileSchemaValidator(schema);
-  const hooksFn = compileStructHooks(schema);
-  const immutableFn = compileImmutable(schema);
+  // Each function is compiled on its first call: an apiserver serves every kind, most of them see no
+  // request for a long time, and compiling all validators up front costs most of a second of
+  // start-up and megabytes of generated code.
+  const pruneFn = once(() => compilePrune(schema));
+  const defaultFn = once(() => compileDefaults(schema));
+  const schemaFn = once(() => compileSchemaValidator(schema));
+  const hooksFn = once(() => compileStructHooks(schema));
+  const immutableFn = once(() => compileImmutable(schema));
   const metaOptions = {
     namespaced: declaration.namespaced,
     nameValidation: options.nameValidation ?? declaration.nameValidation,
   };
 
+  const zeroSpec = hasStructSpec(schema);
+
   const validate = (obj: unknown, old: unknown, out: FieldError[]): FieldError[] => {
-    const schemaErrors = schemaFn(obj);
+    // A kind's spec is a struct value, never a pointer, in Kubernetes: an absent (or null) spec
+    // decodes to the zero spec, and the spec's rules run on it ("spec.selector: Required value").
+    // A spec declared required is reported as missing instead.
+    const subject = zeroSpec && isObject(obj) && obj.spec === undefined ? { ...obj, spec: {} } : obj;
+    const schemaErrors = schemaFn()(subject);
     for (let i = 0; i < schemaErrors.length; i++) out.push(schemaErrors[i]!);
-    if (!isObject(obj)) return out;
-    validateObjectMeta(obj.metadata, metaOptions, 'metadata', out);
+    if (!isObject(subject)) return out;
+    validateObjectMeta(subject.metadata, metaOptions, 'metadata', out);
     // Hooks assume declared types: a body with wrongly typed values is rejected as it stands.
-    if (hooksFn !== undefined && !hasTypeErrors(schemaErrors)) hooksFn(obj, { root: obj, old }, out);
+    const hooks = hooksFn();
+    if (hooks !== undefined && !hasTypeErrors(schemaErrors)) hooks(subject, { root: subject, old }, out);
     return out;
   };
 
   return {
-    prune: (obj) => ({ unknown: pruneFn(obj) }),
-    default: defaultFn,
+    prune: (obj) => ({ unknown: pruneFn()(obj) }),
+    default: (obj) => defaultFn()(obj),
     validate: (obj) => validate(obj, undefined, []),
     validateUpdate: (obj, old) => {
       const out: FieldError[] = [];
@@ -65,13 +91,19 @@ function build(declaration: KindDeclaration, options: CompileKindOptions): Compi
         validateObjectMetaUpdate(obj.metadata, old.metadata, 'metadata', out);
       validate(obj, old, out);
       if (isObject(obj) && isObject(old)) {
-        immutableFn?.(obj, old, out);
+        immutableFn()?.(obj, old, out);
         const kindErrors = declaration.validateUpdate?.(obj as never, old as never) ?? [];
         for (const e of kindErrors) out.push(e as FieldError);
       }
       return out;
     },
   };
+}
+
+/** True when the kind declares an optional `spec` struct. */
+function hasStructSpec(schema: TSchema): boolean {
+  const spec = structFields(schema).find(([k]) => k === 'spec')?.[1];
+  return spec !== undefined && nodeShape(spec) === 'struct' && !isRequired(spec);
 }
 
 /** The compiled functions of a kind, compiled on first use and cached per declaration and options. */

@@ -1,4 +1,3 @@
-import { CronExpressionParser } from 'cron-parser';
 import type { NameFormat } from '../schema/fields';
 import {
   isCIdentifier,
@@ -41,6 +40,9 @@ export function cronErrors(schedule: string): readonly string[] {
   const fields = spec.split(/\s+/).filter((f) => f !== '');
   if (fields.length !== 5) return [`Expected exactly 5 fields, found ${fields.length}: ${spec}`];
   try {
+    // Loaded on first use: only processes that validate CronJobs pay for the parser.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { CronExpressionParser } = require('cron-parser') as typeof import('cron-parser');
     CronExpressionParser.parse(spec);
     return NONE;
   } catch (e) {

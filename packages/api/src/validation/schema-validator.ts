@@ -1,4 +1,5 @@
-import Ajv, { _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ErrorObject, KeywordCxt, ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, type NameFormat } from '../schema/fields';
 import { isValidPercent } from '../util/names';
@@ -58,7 +59,10 @@ function nonNegativeErrors(data: unknown): readonly string[] {
 const NO_MESSAGES: readonly string[] = Object.freeze([]);
 
 function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  // Loaded on the first compile: only processes that validate objects (the apiserver) pay for ajv.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: AjvClass, _ } = require('ajv') as typeof import('ajv');
+  const ajv = new AjvClass({ allErrors: true, strict: false, verbose: true, validateSchema: false });
   ajv.addFormat('date-time', { type: 'string', validate: isRFC3339 });
   ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64Error(s) === undefined });
   // Project keywords are generated inline (a plain call per value, no per-call context); their

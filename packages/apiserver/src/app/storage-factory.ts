@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EtcdStorage } from '../storage/etcd/etcd-storage';
-import { SqliteStorage } from '../storage/embedded/sqlite-storage';
+import type { EtcdStorage } from '../storage/etcd/etcd-storage';
+import type { SqliteStorage } from '../storage/embedded/sqlite-storage';
 import type { Storage } from '../storage/storage';
 
 export interface StorageConfig {
@@ -11,13 +11,24 @@ export interface StorageConfig {
   embeddedDir: string;
 }
 
-/** The storage backend the flags name. */
+/**
+ * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd client
+ * (etcd3, gRPC) and the embedded store (better-sqlite3) each cost several megabytes resident.
+ */
 export function createStorage(config: StorageConfig): Storage {
   if (config.backend === 'embedded') {
     mkdirSync(config.embeddedDir, { recursive: true });
-    return new SqliteStorage(join(config.embeddedDir, 'orch.db'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { SqliteStorage: Sqlite } = require('../storage/embedded/sqlite-storage') as {
+      SqliteStorage: typeof SqliteStorage;
+    };
+    return new Sqlite(join(config.embeddedDir, 'orch.db'));
   }
-  return new EtcdStorage({
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { EtcdStorage: Etcd } = require('../storage/etcd/etcd-storage') as {
+    EtcdStorage: typeof EtcdStorage;
+  };
+  return new Etcd({
     endpoints: config.etcdServers,
     compactionIntervalMs: config.etcdCompactionIntervalMs,
   });

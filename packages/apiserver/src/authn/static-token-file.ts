@@ -80,8 +80,13 @@ export class StaticTokenAuthenticator implements TokenAuthenticator {
     if (!user) return undefined;
     // the tokens know no audience: they are valid for the server's own audiences only
     if (!audiences || !this.implicitAudiences.length)
-      return { user: structuredClone(user), audiences: [...this.implicitAudiences] };
+      return { user: copyUser(user), audiences: [...this.implicitAudiences] };
     const valid = intersectAudiences(this.implicitAudiences, audiences);
-    return valid.length ? { user: structuredClone(user), audiences: valid } : undefined;
+    return valid.length ? { user: copyUser(user), audiences: valid } : undefined;
   }
+}
+
+/** A copy the caller may change (the file's users hold only strings and a list of them). */
+function copyUser(user: UserInfo): UserInfo {
+  return { ...user, groups: [...user.groups] };
 }

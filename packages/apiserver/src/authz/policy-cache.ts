@@ -89,12 +89,34 @@ export class PolicyCache {
   private readonly clusterRoleBindings: Reflector<BindingObject>;
   private bindingsByNamespace?: Map<string, BindingObject[]>;
   private aggregated = new Map<string, PolicyRule[]>();
+  private changes = 0;
 
   constructor(stores: RBACStores) {
-    this.roles = new Reflector(stores.roles, () => undefined);
-    this.clusterRoles = new Reflector(stores.clusterRoles, () => this.aggregated.clear());
-    this.roleBindings = new Reflector(stores.roleBindings, () => (this.bindingsByNamespace = undefined));
-    this.clusterRoleBindings = new Reflector(stores.clusterRoleBindings, () => undefined);
+    const changed = (also: () => void) => () => {
+      this.changes++;
+      also();
+    };
+    this.roles = new Reflector(
+      stores.roles,
+      changed(() => undefined),
+    );
+    this.clusterRoles = new Reflector(
+      stores.clusterRoles,
+      changed(() => this.aggregated.clear()),
+    );
+    this.roleBindings = new Reflector(
+      stores.roleBindings,
+      changed(() => (this.bindingsByNamespace = undefined)),
+    );
+    this.clusterRoleBindings = new Reflector(
+      stores.clusterRoleBindings,
+      changed(() => undefined),
+    );
+  }
+
+  /** Changes whenever any role, cluster role or binding does: what was decided before may differ now. */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Lists and starts watching the four kinds. */

@@ -114,6 +114,42 @@ describe('RBAC authorization', () => {
     expect((await call(s, '/api/v1/nodes', { token: 'jane-token' })).status).toBe(403);
   });
 
+  it('forgets decisions when RBAC objects change: a removed binding or a changed role takes access away', async () => {
+    await create(s, `${rbac}/namespaces/default/roles`, {
+      metadata: { name: 'secret-reader' },
+      rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }],
+    });
+    await create(s, `${rbac}/namespaces/default/rolebindings`, {
+      metadata: { name: 'sam-reads-secrets' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'secret-reader' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'sam' }],
+    });
+    const list = () => call(s, '/api/v1/namespaces/default/secrets', { token: 'sam-token' });
+    await eventually(async () => (await list()).status === 200);
+    expect((await list()).status).toBe(200);
+    // the role loses the list verb: the allowed decision is not reused
+    const role = await call(s, `${rbac}/namespaces/default/roles/secret-reader`, {
+      method: 'PUT',
+      token: admin,
+      body: {
+        metadata: { name: 'secret-reader' },
+        rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }],
+      },
+    });
+    expect(role.status).toBe(200);
+    await eventually(async () => (await list()).status === 403);
+    expect((await call(s, '/api/v1/namespaces/default/secrets/x', { token: 'sam-token' })).status).toBe(404);
+    const removed = await call(s, `${rbac}/namespaces/default/rolebindings/sam-reads-secrets`, {
+      method: 'DELETE',
+      token: admin,
+    });
+    expect(removed.status).toBe(200);
+    await eventually(
+      async () =>
+        (await call(s, '/api/v1/namespaces/default/secrets/x', { token: 'sam-token' })).status === 403,
+    );
+  });
+
   it('restricts by resourceNames and matches subresources, */subresource and * resources', async () => {
     await create(s, `${rbac}/namespaces/default/roles`, {
       metadata: { name: 'narrow' },

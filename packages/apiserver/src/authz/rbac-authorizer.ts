@@ -15,9 +15,27 @@ interface Grant {
  * a group, or as a service account) allows; has no opinion otherwise. Reads the policy cache only.
  */
 export class RBACAuthorizer implements Authorizer {
+  /** Decisions by user and request attributes, valid while the policy cache's generation is `decidedAt`. */
+  private readonly decisions = new Map<string, AuthorizationResult>();
+  private decidedAt = -1;
+
   constructor(private readonly cache: PolicyCache) {}
 
   async authorize(a: AuthorizationAttributes): Promise<AuthorizationResult> {
+    if (this.decidedAt !== this.cache.generation || this.decisions.size >= maxCachedDecisions) {
+      this.decisions.clear();
+      this.decidedAt = this.cache.generation;
+    }
+    const key = decisionKey(a);
+    let result = this.decisions.get(key);
+    if (!result) {
+      result = this.decide(a);
+      this.decisions.set(key, result);
+    }
+    return result;
+  }
+
+  private decide(a: AuthorizationAttributes): AuthorizationResult {
     const errors: string[] = [];
     for (const grant of this.grants(a.user, a.namespace, errors)) {
       if (!grant.rules.some((r) => ruleAllows(a, r))) continue;
@@ -88,6 +106,25 @@ export class RBACAuthorizer implements Authorizer {
       : `ClusterRoleBinding "${binding.metadata.name}"`;
     return `${name} of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${describeSubject(subject, ns)}`;
   }
+}
+
+/** Decisions kept at most (all are dropped when full, and whenever RBAC objects change). */
+const maxCachedDecisions = 10_000;
+
+/** What an RBAC decision depends on: who (name and groups decide which subjects match) and what. */
+function decisionKey(a: AuthorizationAttributes): string {
+  const u = a.user;
+  return [
+    u.username,
+    u.groups.join(','),
+    a.verb,
+    a.isResourceRequest ? '' : a.path,
+    a.namespace,
+    a.apiGroup,
+    a.resource,
+    a.subresource,
+    a.name,
+  ].join('\0');
 }
 
 function aggregate(errors: string[]): string {

@@ -264,7 +264,7 @@ describe('server-side apply and managedFields through the apiserver', () => {
     expect(got.metadata.managedFields).toContainEqual(
       expect.objectContaining({
         manager: 'scaler',
-        apiVersion: 'autoscaling/v1',
+        apiVersion: 'apps/v1',
         subresource: 'scale',
         fieldsV1: { 'f:spec': { 'f:replicas': {} } },
       }),
@@ -276,7 +276,7 @@ describe('server-side apply and managedFields through the apiserver', () => {
     );
     expect(again.status).toBe(409);
     expect(again.json.message).toBe(
-      'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using autoscaling/v1: .spec.replicas',
+      'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using apps/v1: .spec.replicas',
     );
   });
 

@@ -3,6 +3,7 @@ import { parse as parseYAML } from 'yaml';
 import { strategicMergePatch, StrategicMergeError, supportsStrategicMerge, type TSchema } from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
+import { clone } from '../registry/object';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -56,7 +57,7 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   try {
     const errors = jsonpatch.validate(ops as Operation[], target);
     if (errors) throw errors;
-    return jsonpatch.applyPatch(structuredClone(target), ops as Operation[], false, true).newDocument;
+    return jsonpatch.applyPatch(clone(target), ops as Operation[], false, true).newDocument;
   } catch (e) {
     const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw statusErrors.invalid(

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import {
-  labelSelectorAsSelector,
   toTable,
   type KindDeclaration,
   type ProtobufCodec,
@@ -11,10 +10,12 @@ import {
 import { statusErrors, StatusError } from '../errors/status-error';
 import { decodeBody } from '../negotiation/decode-body';
 import { encodeBody } from '../negotiation/encode';
+import { encodeJSONList, encodeProtobufList } from './encode-list';
 import { negotiate } from '../negotiation/negotiate';
 import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
 import { parseListOptions } from '../registry/list-options';
 import { clone, type ApiObject } from '../registry/object';
+import { answerJSON } from '../registry/answer-json';
 import type { RequestInfo } from '../request/request-info';
 import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
 import {
@@ -28,6 +29,12 @@ import {
 import { applyPatch, decodeApplyPatch } from '../fieldmanager/apply-patch';
 import { fieldManagerFor } from '../fieldmanager/field-manager-for';
 import { managerOrUserAgent } from '../fieldmanager/manager-name';
+import {
+  parentManagedFields,
+  scaleAPIVersion,
+  scaleManagedFields,
+} from '../fieldmanager/scale-managed-fields';
+import { scaleSelector } from './scale-selector';
 import { WatchStream } from './watch-stream';
 import type { UserInfo } from '../authn/authenticator';
 import type { CustomRequest, VirtualHandler } from '../registry/custom-handlers';
@@ -121,7 +128,14 @@ export class ResourceHandler {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
-        const { object, created } = await store.update(scope(dryRun), info.name, () => body, options);
+        const { object, created } = await store.update(
+          scope(dryRun),
+          info.name,
+          () => body,
+          options,
+          '',
+          'shared',
+        );
         this.sendObject(req, res, created ? 201 : 200, object, decl, warnings, pretty);
         return;
       }
@@ -239,11 +253,13 @@ export class ResourceHandler {
             { group: store.declaration.group, resource: store.declaration.plural },
             req.info.name,
           );
+        // `current` is shared: strategic and JSON patches build a new object, a merge patch's result
+        // (which keeps unpatched parts of both inputs) is copied
         const patched = (
           type === 'strategic'
             ? applyStrategicPatch(current, patchObject!, schema)
             : patchObject
-              ? mergePatch(current, patchObject)
+              ? clone(mergePatch(current, patchObject))
               : applyJSONPatch(current, req.body)
         ) as ApiObject;
         // without an explicit resourceVersion in the patch the update is retried on conflicts
@@ -262,6 +278,7 @@ export class ResourceHandler {
       },
       options,
       subresource,
+      'shared',
     );
   }
 
@@ -288,18 +305,23 @@ export class ResourceHandler {
             { group: store.declaration.group, resource: store.declaration.plural },
             req.info.name,
           );
-        const applied = applyPatch(fm, current, clone(patch), {
-          manager,
-          apiVersion: scope.apiVersion,
-          force,
-          subresource,
-        });
+        // applying changes neither the stored object nor the configuration, but the result keeps
+        // parts of both: it is copied, so a retry can apply the same configuration again
+        const applied = clone(
+          applyPatch(fm, current, patch, {
+            manager,
+            apiVersion: scope.apiVersion,
+            force,
+            subresource,
+          }),
+        );
         // without a resourceVersion in the configuration the apply is retried on conflicts
         if (!explicitVersion) delete applied.metadata.resourceVersion;
         return applied;
       },
       options,
       subresource,
+      'shared',
     );
   }
 
@@ -335,7 +357,14 @@ export class ResourceHandler {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
-        const { object } = await store.update(scope(dryRun), info.name, () => body, options, 'status');
+        const { object } = await store.update(
+          scope(dryRun),
+          info.name,
+          () => body,
+          options,
+          'status',
+          'shared',
+        );
         this.sendObject(req, res, 200, object, decl, warnings, pretty);
         return;
       }
@@ -364,10 +393,7 @@ export class ResourceHandler {
   ): Promise<void> {
     const { info } = req;
     const toScale = (obj: ApiObject): ApiObject => {
-      const spec = (obj.spec ?? {}) as {
-        replicas?: number;
-        selector?: Parameters<typeof labelSelectorAsSelector>[0];
-      };
+      const spec = (obj.spec ?? {}) as { replicas?: number; selector?: unknown };
       const status = (obj.status ?? {}) as { replicas?: number };
       return {
         kind: 'Scale',
@@ -382,12 +408,15 @@ export class ResourceHandler {
         spec: { replicas: spec.replicas ?? 0 },
         status: {
           replicas: status.replicas ?? 0,
-          selector: spec.selector ? labelSelectorAsSelector(spec.selector).toString() : '',
+          selector: scaleSelector(spec.selector),
         },
       };
     };
     const send = (code: number, scale: ApiObject): void => {
-      const negotiated = negotiate(req.headers.accept, { protobuf: false, table: false });
+      const negotiated = negotiate(req.headers.accept, {
+        protobuf: this.ctx.codec.supports(scaleAPIVersion, 'Scale'),
+        table: false,
+      });
       this.write(
         res,
         code,
@@ -406,15 +435,27 @@ export class ResourceHandler {
     const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
     const dryRun = parseDryRun(req.query, optionsKind);
     const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
-    if (type === 'apply') throw statusErrors.unsupportedMediaType('apply patches are not served yet');
-    // the scale writer owns the parent's spec.replicas, recorded under the Scale's version
-    const options = this.writeOptions(req, warnings, optionsKind, {
-      apiVersion: 'autoscaling/v1',
-      subresource: 'scale',
-    });
+    // the scale writer owns the parent's spec.replicas, recorded under the parent's version; an apply
+    // records its ownership through the Scale's managedFields instead (see scale-managed-fields)
+    const options =
+      type === 'apply'
+        ? this.writeOptions(req, warnings)
+        : this.writeOptions(req, warnings, optionsKind, {
+            apiVersion: scope().apiVersion,
+            subresource: 'scale',
+          });
     let newScale: ApiObject | undefined;
     if (info.verb === 'update') newScale = this.decodeObject(req, options);
     const scaleDecl = this.ctx.mapper.forKind('autoscaling', 'v1', 'Scale')?.declaration;
+    const applied =
+      type === 'apply' && scaleDecl
+        ? {
+            manager: requireApplyManager(parseFieldManager(req.query, 'PatchOptions')),
+            force: parseForce(req.query),
+            patch: decodeApplyPatch(req.body),
+            fm: fieldManagerFor(scaleDecl),
+          }
+        : undefined;
     const { object } = await store.update(
       scope(dryRun),
       info.name,
@@ -426,11 +467,29 @@ export class ResourceHandler {
           );
         const currentScale = toScale(current);
         const scale = (newScale ??
-          (type === 'json'
-            ? applyJSONPatch(currentScale, req.body)
-            : type === 'strategic' && scaleDecl
-              ? applyStrategicPatch(currentScale, decodePatchObject(req.body, type), scaleDecl.schema)
-              : mergePatch(currentScale, decodePatchObject(req.body, 'merge')))) as ApiObject;
+          (applied
+            ? applyPatch(
+                applied.fm,
+                {
+                  ...currentScale,
+                  metadata: {
+                    ...currentScale.metadata,
+                    managedFields: scaleManagedFields(current.metadata.managedFields),
+                  },
+                },
+                clone(applied.patch),
+                {
+                  manager: applied.manager,
+                  apiVersion: scaleAPIVersion,
+                  force: applied.force,
+                  subresource: 'scale',
+                },
+              )
+            : type === 'json'
+              ? applyJSONPatch(currentScale, req.body)
+              : type === 'strategic' && scaleDecl
+                ? applyStrategicPatch(currentScale, decodePatchObject(req.body, type), scaleDecl.schema)
+                : mergePatch(currentScale, decodePatchObject(req.body, 'merge')))) as ApiObject;
         const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
           throw statusErrors.invalid(
@@ -449,6 +508,15 @@ export class ResourceHandler {
         }
         const updated = clone(current);
         updated.spec = { ...(updated.spec as object), replicas };
+        if (applied) {
+          const entries = parentManagedFields(
+            current.metadata.managedFields,
+            scale.metadata.managedFields,
+            scope().apiVersion,
+          );
+          if (entries.length) updated.metadata.managedFields = entries;
+          else delete updated.metadata.managedFields;
+        }
         const rv = scale.metadata?.resourceVersion;
         if (rv && rv !== currentScale.metadata.resourceVersion) updated.metadata.resourceVersion = rv;
         else delete updated.metadata.resourceVersion;
@@ -540,6 +608,13 @@ export class ResourceHandler {
             if (!first) table.columnDefinitions = [];
             first = false;
             out = table;
+          } else if (negotiated.partial) {
+            // a metadata-only watch (client-go's metadata informers) gets PartialObjectMetadata events
+            out = {
+              kind: 'PartialObjectMetadata',
+              apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
+              metadata: (object as ApiObject).metadata,
+            };
           }
           stream.send(type, out);
         },
@@ -581,10 +656,11 @@ export class ResourceHandler {
         metadata: o.metadata,
       };
     }
+    const known = out === obj && negotiated.format === 'json' && !pretty ? answerJSON(o) : undefined;
     this.write(
       res,
       code,
-      encodeBody(out, negotiated, this.ctx.codec, pretty),
+      known ?? encodeBody(out, negotiated, this.ctx.codec, pretty),
       negotiated.contentType,
       warnings,
     );
@@ -620,6 +696,13 @@ export class ResourceHandler {
           metadata: i.metadata,
         })),
       };
+    } else if (negotiated.format === 'json' && !pretty) {
+      // spliced from each item's cached encoding (items carry no apiVersion and kind)
+      this.write(res, 200, encodeJSONList(list), negotiated.contentType, warnings);
+      return;
+    } else if (negotiated.format === 'protobuf') {
+      this.write(res, 200, encodeProtobufList(list, this.ctx.codec), negotiated.contentType, warnings);
+      return;
     } else {
       // list items carry no apiVersion and kind, as in Kubernetes' typed lists
       out = { ...list, items: list.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) };

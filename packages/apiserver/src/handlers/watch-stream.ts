@@ -7,19 +7,21 @@ import { warningHeader } from './warning-header';
  * One event's encoded frame, shared by every watcher it goes to: a watch cache hands the same decoded
  * object to all of them, so it is serialized once per event and format, not once per watcher.
  */
-const frames = new WeakMap<object, Map<string, Buffer>>();
+const jsonFrames = new WeakMap<object, Map<string, Buffer>>();
+const protobufFrames = new WeakMap<object, Map<string, Buffer>>();
 
 function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unknown): Buffer {
-  const key = `${protobuf ? 'pb' : 'json'}:${type}`;
-  let byKey = typeof object === 'object' && object !== null ? frames.get(object) : undefined;
-  const hit = byKey?.get(key);
+  const shared = typeof object === 'object' && object !== null;
+  const cache = protobuf ? protobufFrames : jsonFrames;
+  let byType = shared ? cache.get(object) : undefined;
+  const hit = byType?.get(type);
   if (hit) return hit;
   const frame = protobuf
     ? Buffer.from(protobuf.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string }))
     : Buffer.from(JSON.stringify({ type, object }) + '\n');
-  if (typeof object === 'object' && object !== null) {
-    if (!byKey) frames.set(object, (byKey = new Map()));
-    byKey.set(key, frame);
+  if (shared) {
+    if (!byType) cache.set(object, (byType = new Map()));
+    byType.set(type, frame);
   }
   return frame;
 }
@@ -27,12 +29,45 @@ function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unkn
 /** Idle JSON streams get a newline this often so proxies and clients with idle timeouts keep them. */
 const keepAliveMs = 30_000;
 
+/** Streams with frames waiting for the end of this turn, flushed together by one tick. */
+let pending: WatchStream[] = [];
+
+/**
+ * The frames last joined into one chunk, and that chunk: watchers of the same collection receive the
+ * same events in a turn, so the chunk is built once per turn, not once per watcher.
+ */
+let joinedFrames: Buffer[] = [];
+let joined: Buffer | undefined;
+
+function join(frames: Buffer[]): Buffer {
+  if (frames.length === 1) return frames[0]!;
+  if (
+    joined === undefined ||
+    frames.length !== joinedFrames.length ||
+    frames.some((frame, i) => frame !== joinedFrames[i])
+  ) {
+    joined = Buffer.concat(frames);
+    joinedFrames = frames;
+  }
+  return joined;
+}
+
+function flushPending(): void {
+  const streams = pending;
+  pending = [];
+  for (const stream of streams) stream.flush();
+  joinedFrames = [];
+  joined = undefined;
+}
+
 /**
  * One watch response: a chunked stream of events, newline-delimited JSON or length-prefixed protobuf
  * frames, ended by timeoutSeconds (or Kubernetes' default of 30–60 minutes) or by the client.
  */
 export class WatchStream {
   private closed = false;
+  /** Frames sent in this turn, written as one chunk at its end. */
+  private frames: Buffer[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly closeHandlers: (() => void)[] = [];
 
@@ -69,7 +104,22 @@ export class WatchStream {
   }
 
   private write(chunk: Buffer): void {
-    if (!this.closed) this.res.write(chunk);
+    if (this.closed) return;
+    // The events of one turn (a group commit delivers several) leave as one HTTP chunk: one write,
+    // one TLS record, instead of a chunk header, body and trailer write per event.
+    if (this.frames.length === 0) {
+      if (pending.length === 0) process.nextTick(flushPending);
+      pending.push(this);
+    }
+    this.frames.push(chunk);
+  }
+
+  /** Writes the frames of this turn. */
+  flush(): void {
+    const frames = this.frames;
+    this.frames = [];
+    if (this.closed || frames.length === 0) return;
+    this.res.write(join(frames));
   }
 
   /** Registers what to stop when the stream ends (either side). */
@@ -80,6 +130,7 @@ export class WatchStream {
 
   end(): void {
     if (this.closed) return;
+    this.flush();
     this.res.end();
     this.finish();
   }

@@ -1,6 +1,6 @@
 import { stringify as toYAML } from 'yaml';
 import type { ProtobufCodec } from '@orch/api';
-import type { Negotiated } from './negotiate';
+import { negotiate, type Negotiated } from './negotiate';
 
 /** Writes a response object in the negotiated format. */
 export function encodeBody(
@@ -17,4 +17,26 @@ export function encodeBody(
     default:
       return Buffer.from(pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) + '\n');
   }
+}
+
+/**
+ * The body of an error Status in the representation the client asked for, as Kubernetes negotiates
+ * errors: protobuf when the Accept header prefers it, JSON otherwise (and when nothing is acceptable).
+ */
+export function encodeStatus(
+  status: object,
+  accept: string | undefined,
+  codec: ProtobufCodec,
+): { body: Buffer; contentType: string } {
+  let negotiated: Negotiated | undefined;
+  try {
+    negotiated = negotiate(accept, { protobuf: true, table: false });
+  } catch {
+    negotiated = undefined;
+  }
+  if (negotiated?.format === 'protobuf') {
+    const contentType = negotiated.contentType.split(';')[0]!;
+    return { body: Buffer.from(codec.encode(status as { apiVersion?: string; kind?: string })), contentType };
+  }
+  return { body: Buffer.from(JSON.stringify(status) + '\n'), contentType: 'application/json' };
 }

@@ -15,6 +15,7 @@ import { decodeContinue, encodeContinue } from './continue-token';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys';
 import type { ListOptions } from './list-options';
 import { clone, jsonEqual, nowTime, type ApiObject } from './object';
+import { setAnswerJSON } from './answer-json';
 import type { PropagationPolicy, Strategy } from './strategy';
 import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
 import type { UserInfo } from '../authn/authenticator';
@@ -31,6 +32,9 @@ export interface RequestScope {
 }
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** How an update's transform may use the stored object it is given: see {@link GenericStore.update}. */
+export type TransformAccess = 'copy' | 'shared';
 
 export interface WriteOptions {
   fieldValidation: FieldValidation;
@@ -59,6 +63,20 @@ export interface WatchSink {
   /** The watch ended on the server's side (history gone, storage failure). */
   error(e: StatusError): void;
 }
+
+/** An object's stored form (see GenericStore.encode). */
+interface Encoded {
+  bytes: Buffer;
+  /** The `"key":value` texts of the stored object's fields, in order. */
+  parts: string[];
+  apiVersionAt: number;
+  metadataAt: number;
+  /** The stored metadata's JSON. */
+  metadata: string;
+}
+
+/** How many of its latest writes a store keeps decoded (see GenericStore.recentWrites). */
+const recentWritesKept = 1024;
 
 /** Objects larger than this are refused (etcd's default request limit). */
 export const maxObjectBytes = 1.5 * 1024 * 1024;
@@ -104,16 +122,110 @@ export class GenericStore {
     return obj;
   }
 
-  private encode(obj: ApiObject): Buffer {
+  /** Objects decoded for lists and watches, by stored KV and apiVersion: see {@link listed}. */
+  private readonly listedObjects = new WeakMap<KV, Map<string, ApiObject>>();
+
+  /**
+   * The object a list (or a watch's initial state) serves for a stored KV. Decoded once per KV and
+   * apiVersion and shared by every answer that reads the same KV (the watch cache hands out the
+   * same KV for the same revision), so callers must not change it.
+   */
+  private listed(kv: KV, apiVersion: string): ApiObject {
+    let byVersion = this.listedObjects.get(kv);
+    if (!byVersion) this.listedObjects.set(kv, (byVersion = new Map()));
+    let obj = byVersion.get(apiVersion);
+    if (!obj) byVersion.set(apiVersion, (obj = this.readBack(kv, apiVersion)));
+    return obj;
+  }
+
+  /** {@link decode}, or the object this store just wrote when `kv` is that write. */
+  private readBack(kv: { key: string; value: Buffer; modRevision: number }, apiVersion: string): ApiObject {
+    const w = this.recentWrites.get(kv.key);
+    return w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion
+      ? w.object
+      : this.decode(kv, apiVersion);
+  }
+
+  /**
+   * The objects this store wrote last, by key, as {@link decode} reads them back: the next update of
+   * a key (typically before the watch cache has decoded the new revision) starts from its own write
+   * instead of parsing it again. Bounded; shared read-only like everything {@link listed} returns.
+   */
+  private readonly recentWrites = new Map<
+    string,
+    { modRevision: number; apiVersion: string; object: ApiObject }
+  >();
+
+  private rememberWrite(key: string, object: ApiObject, modRevision: number, apiVersion: string): void {
+    this.recentWrites.delete(key);
+    if (this.recentWrites.size >= recentWritesKept) {
+      this.recentWrites.delete(this.recentWrites.keys().next().value!);
+    }
+    this.recentWrites.set(key, { modRevision, apiVersion, object });
+  }
+
+  /**
+   * The object just written as {@link decode} would read it back. When the storage kept the bytes
+   * `obj` was encoded to (a storage layer may rewrite them: services get their IPs allocated) that is
+   * `obj` itself with what encoding sets differently, without parsing the bytes again; its JSON
+   * answer is then put together from the encoding's parts as well.
+   */
+  private stored(obj: ApiObject, encoded: Encoded, kv: KV, apiVersion: string): ApiObject {
+    if (!encoded.bytes.equals(kv.value)) return this.decode(kv, apiVersion);
+    const kindUnchanged = obj.kind === this.declaration.kind;
+    obj.apiVersion = apiVersion;
+    obj.kind = this.declaration.kind;
+    const m = obj.metadata;
+    delete m.selfLink;
+    delete m.resourceVersion;
+    m.resourceVersion = String(kv.modRevision);
+    if (kindUnchanged) {
+      // JSON.stringify(obj): the stored fields with the answer's apiVersion and resourceVersion last
+      const parts = encoded.parts.slice();
+      parts[encoded.apiVersionAt] = `"apiVersion":${JSON.stringify(apiVersion)}`;
+      const meta = encoded.metadata;
+      const rv = `"resourceVersion":${JSON.stringify(m.resourceVersion)}}`;
+      parts[encoded.metadataAt] = `"metadata":${meta === '{}' ? `{${rv}` : `${meta.slice(0, -1)},${rv}`}`;
+      setAnswerJSON(obj, Buffer.from(`{${parts.join(',')}}\n`));
+    }
+    return obj;
+  }
+
+  /**
+   * The stored form of `obj`: its JSON at the storage version without resourceVersion and selfLink
+   * (`JSON.stringify` of it), and the parts that text is made of.
+   */
+  private encode(obj: ApiObject): Encoded {
     const { resourceVersion: _rv, selfLink: _sl, ...metadata } = obj.metadata;
-    const stored = {
-      ...obj,
-      apiVersion: apiVersionOf(this.declaration.group, this.declaration.versions[0]!),
-      metadata,
+    const storageVersion = apiVersionOf(this.declaration.group, this.declaration.versions[0]!);
+    const parts: string[] = [];
+    let apiVersionAt = -1;
+    let metadataAt = -1;
+    let metadataJSON = '';
+    const add = (key: string, json: string | undefined): void => {
+      if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
     };
-    const encoded = Buffer.from(JSON.stringify(stored));
-    if (encoded.length > maxObjectBytes) throw statusErrors.tooLarge('etcdserver: request is too large');
-    return encoded;
+    // the fields in the order `{ ...obj, apiVersion, metadata }` has them
+    for (const key of Object.keys(obj)) {
+      if (key === 'apiVersion') {
+        apiVersionAt = parts.length;
+        add(key, JSON.stringify(storageVersion));
+      } else if (key === 'metadata') {
+        metadataAt = parts.length;
+        add(key, (metadataJSON = JSON.stringify(metadata)));
+      } else add(key, JSON.stringify(obj[key]) as string | undefined);
+    }
+    if (apiVersionAt < 0) {
+      apiVersionAt = parts.length;
+      add('apiVersion', JSON.stringify(storageVersion));
+    }
+    if (metadataAt < 0) {
+      metadataAt = parts.length;
+      add('metadata', (metadataJSON = JSON.stringify(metadata)));
+    }
+    const bytes = Buffer.from(`{${parts.join(',')}}`);
+    if (bytes.length > maxObjectBytes) throw statusErrors.tooLarge('etcdserver: request is too large');
+    return { bytes, parts, apiVersionAt, metadataAt, metadata: metadataJSON };
   }
 
   private attributes(
@@ -221,7 +333,7 @@ export class GenericStore {
     this.strategy.compiled.default(obj);
     const attributes = this.attributes('CREATE', scope, obj, undefined, '');
     await this.admission.admit(attributes);
-    this.strategy.prepareForCreate(obj, now);
+    this.strategy.prepareForCreate(obj, now, scope.user);
     this.recordUpdate(undefined, obj, scope, options, '', now);
     const errors = this.strategy.validate(obj);
     if (errors.length) throw this.invalid(m.name ?? '', errors);
@@ -232,8 +344,9 @@ export class GenericStore {
       return obj;
     }
     try {
-      const kv = await this.storage.create(key, this.encode(obj));
-      return this.decode(kv, scope.apiVersion);
+      const encoded = this.encode(obj);
+      const kv = await this.storage.create(key, encoded.bytes);
+      return this.stored(obj, encoded, kv, scope.apiVersion);
     } catch (e) {
       if (e instanceof StorageError && e.code === 'KeyExists')
         throw statusErrors.alreadyExists(this.qualified, m.name!);
@@ -351,7 +464,7 @@ export class GenericStore {
       }
       revision = page.revision;
       for (const kv of page.items) {
-        const obj = this.decode(kv, scope.apiVersion);
+        const obj = this.listed(kv, scope.apiVersion);
         if (matches(obj)) items.push(obj);
         lastKey = kv.key;
       }
@@ -423,7 +536,7 @@ export class GenericStore {
       const initial = await this.storage.list(prefix, { fromCache: options.resourceVersion === '0' });
       for (const kv of initial.items) {
         if (name && kv.key !== prefix) continue;
-        const obj = this.decode(kv, scope.apiVersion);
+        const obj = this.listed(kv, scope.apiVersion);
         if (matches(obj)) sink.event('ADDED', obj);
       }
       from = initial.revision;
@@ -468,8 +581,12 @@ export class GenericStore {
     }
     let d = byVersion.get(apiVersion);
     if (!d) {
-      const value = e.type === 'delete' ? (e.prevValue ?? e.value) : e.value;
-      d = { obj: this.decode({ value, modRevision: e.modRevision }, apiVersion) };
+      d = {
+        obj:
+          e.type === 'delete'
+            ? this.decode({ value: e.prevValue ?? e.value, modRevision: e.modRevision }, apiVersion)
+            : this.readBack(e, apiVersion),
+      };
       byVersion.set(apiVersion, d);
     }
     if (needOld && !d.old && e.prevValue)
@@ -506,6 +623,11 @@ export class GenericStore {
    * Read-modify-write with optimistic concurrency: `transform` gets the stored object and returns the
    * new one (or throws). A precondition resourceVersion in the new object that differs from the stored
    * one is a 409 Conflict; without one, a concurrent write makes the loop retry on fresh data.
+   *
+   * With `access` 'copy' the transform gets its own deep copy of the stored object, to change as it
+   * likes. With 'shared' it gets the object decoded once for every reader of that stored version
+   * (see {@link listed}): it must not change it, and must return an object sharing nothing with it.
+   * The object answered is shared the same way with later readers: callers must not change it.
    */
   async update(
     scope: RequestScope,
@@ -513,12 +635,14 @@ export class GenericStore {
     transform: (current: ApiObject | undefined) => ApiObject,
     options: WriteOptions,
     subresource = '',
+    access: TransformAccess = 'copy',
   ): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.key(scope.namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.storage.get(key);
-      const current = kv ? this.decode(kv, scope.apiVersion) : undefined;
-      const obj = transform(current ? clone(current) : undefined);
+      // shared and read-only from here on: what is written is `obj`, built by the transform
+      const current = kv ? this.listed(kv, scope.apiVersion) : undefined;
+      const obj = transform(current && access === 'copy' ? clone(current) : current);
       this.checkIdentity(obj, scope, name);
       this.checkUnknown(obj, options);
       if (!current) {
@@ -569,8 +693,11 @@ export class GenericStore {
       }
       if (scope.dryRun) return { object: obj, created: false };
       try {
-        const written = await this.storage.update(key, this.encode(obj), kv!.modRevision);
-        return { object: this.decode(written, scope.apiVersion), created: false };
+        const encoded = this.encode(obj);
+        const written = await this.storage.update(key, encoded.bytes, kv!.modRevision);
+        const object = this.stored(obj, encoded, written, scope.apiVersion);
+        this.rememberWrite(key, object, written.modRevision, scope.apiVersion);
+        return { object, created: false };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict' && !precondition && attempt < 16) continue;
         throw this.writeFailure(e, name);
@@ -653,7 +780,7 @@ export class GenericStore {
       if (scope.dryRun) return { result: updated, deletedNow: false };
       if (jsonEqual(updated, obj)) return { result: obj, deletedNow: false };
       try {
-        const written = await this.storage.update(key, this.encode(updated), kv.modRevision);
+        const written = await this.storage.update(key, this.encode(updated).bytes, kv.modRevision);
         return { result: this.decode(written, scope.apiVersion), deletedNow: false };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict' && attempt < 16) continue;
@@ -682,12 +809,13 @@ export class GenericStore {
     const deleted: ApiObject[] = [];
     for (const item of listed.items) {
       try {
-        const { result } = await this.delete(
+        await this.delete(
           { ...scope, namespace: item.metadata.namespace ?? '' },
           item.metadata.name!,
           options,
         );
-        deleted.push((result as ApiObject).metadata ? (result as ApiObject) : item);
+        // Kubernetes answers with the objects as listed (a delete's own answer may be a Status)
+        deleted.push(item);
       } catch (e) {
         if (e instanceof StatusError && e.code === 404) continue;
         throw e;

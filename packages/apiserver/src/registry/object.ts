@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '@orch/api';
+import { cloneJson, type ObjectMeta } from '@orch/api';
 
 /** An API object in its JSON form. */
 export interface ApiObject {
@@ -10,7 +10,7 @@ export interface ApiObject {
 
 /** Deep copy of a JSON value. */
 export function clone<T>(value: T): T {
-  return structuredClone(value);
+  return cloneJson(value);
 }
 
 /** Deep equality of JSON values (key order does not matter). */
@@ -26,11 +26,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!jsonEqual(ao[k], bo[k])) return false;
-  return true;
+  // keys holding undefined are absent from the JSON form: they count on neither side
+  let defined = 0;
+  for (const k in ao) {
+    const v = ao[k];
+    if (v === undefined) continue;
+    if (!jsonEqual(v, bo[k])) return false;
+    defined++;
+  }
+  for (const k in bo) if (bo[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 /** RFC 3339 with second precision, as Kubernetes' metav1.Time. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { compileKind, type CompiledKind, type FieldError, type KindDeclaration } from '@orch/api';
 import { jsonEqual, nowTime, type ApiObject } from './object';
 import type { SubresourceHandler } from './custom-handlers';
+import type { UserInfo } from '../authn/authenticator';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
@@ -13,6 +14,11 @@ export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 export class Strategy {
   readonly compiled: CompiledKind;
   readonly hasStatus: boolean;
+  /**
+   * The status a new object starts with: the declared defaults of an empty status (a claim's phase
+   * Pending, a service's empty loadBalancer), as Kubernetes' decoder defaults a status reset on create.
+   */
+  private readonly initialStatus: unknown;
   /** PUT on a missing object creates it. */
   allowCreateOnUpdate = false;
   /** PUT without metadata.resourceVersion is accepted. */
@@ -27,6 +33,9 @@ export class Strategy {
   constructor(readonly declaration: KindDeclaration<any>) {
     this.compiled = compileKind(declaration);
     this.hasStatus = Boolean(declaration.subresources?.status);
+    const blank: ApiObject = { metadata: {} } as ApiObject;
+    this.compiled.default(blank);
+    this.initialStatus = this.hasStatus ? blank.status : undefined;
   }
 
   /** Generation is kept for kinds with a spec and a status subresource. */
@@ -37,7 +46,7 @@ export class Strategy {
   }
 
   /** Server-set fields of a new object; status is not settable on create. */
-  prepareForCreate(obj: ApiObject, now: Date): void {
+  prepareForCreate(obj: ApiObject, now: Date, _user?: UserInfo): void {
     const m = obj.metadata;
     m.uid = randomUUID();
     m.creationTimestamp = nowTime(now);
@@ -47,7 +56,10 @@ export class Strategy {
     delete m.selfLink;
     if (this.tracksGeneration) m.generation = 1;
     else delete m.generation;
-    if (this.hasStatus) delete obj.status;
+    if (this.hasStatus) {
+      if (this.initialStatus === undefined) delete obj.status;
+      else obj.status = structuredClone(this.initialStatus);
+    }
   }
 
   /**

@@ -1,7 +1,8 @@
 /* Test support for the authentication, authorization and review tests: certificates and HTTPS calls. */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSigningKey } from '@orch/component-base';
 import forge from 'node-forge';
 import { httpsRequest } from '../testing/https-request';
 import { startTestAPIServer, type TestAPIServer, type TestKubeconfigUser } from '../testing/test-apiserver';
@@ -25,11 +26,7 @@ export interface TestCertificateSpec {
 
 /** Issues a certificate for tests, signed by `issuer` (self-signed without one). */
 export function issueTestCertificate(spec: TestCertificateSpec, issuer?: TestCertificate): TestCertificate {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
+  const { privateKey, publicKey } = createSigningKey();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = `01${randomBytes(8).toString('hex')}`;

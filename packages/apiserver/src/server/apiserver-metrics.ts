@@ -35,4 +35,20 @@ export class APIServerMetrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+
+  /** Label children by metric and label values: prom-client hashes and validates labels on every lookup. */
+  private readonly children = new Map<string, unknown>();
+
+  /**
+   * The child of a metric for one combination of label values, looked up once and then reused.
+   * `key` must identify the metric and the values (e.g. the values joined with a separator).
+   */
+  child<T>(key: string, make: () => T): T {
+    let c = this.children.get(key) as T | undefined;
+    if (c === undefined) {
+      c = make();
+      this.children.set(key, c);
+    }
+    return c;
+  }
 }

@@ -3,7 +3,6 @@ import https from 'node:https';
 import { networkInterfaces } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import {
   allKinds,
   apiVersionOf,
@@ -23,6 +22,7 @@ import {
 } from '../discovery/discovery';
 import { StatusError, toStatusError, statusErrors } from '../errors/status-error';
 import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
+import { encodeStatus } from '../negotiation/encode';
 import { GenericStore } from '../registry/generic-store';
 import { strategyFor } from '../registry/strategies';
 import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator';
@@ -107,7 +107,6 @@ export class APIServer {
   private readonly resources: ResourceHandler;
   private readonly discovery: Discovery;
   private readonly inflight: InflightLimiter;
-  private readonly app = express();
   private server?: https.Server;
   private openapiV2?: Buffer;
   private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
@@ -124,31 +123,45 @@ export class APIServer {
 
   constructor(readonly config: APIServerConfig) {
     const declarations = config.declarations ?? allKinds;
+    // Admission reads what the watch caches hold, as Kubernetes' plugins read informers: an object
+    // the cache does not hold (yet) is looked up in storage; lists come from the cache.
+    const preferred = new Map<string, RESTMapping | null>();
+    const mappingOf = (group: string, resource: string): RESTMapping | undefined => {
+      const k = `${group}/${resource}`;
+      let m = preferred.get(k);
+      if (m === undefined) {
+        m =
+          this.mapper
+            .all()
+            .find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred) ?? null;
+        preferred.set(k, m);
+      }
+      return m ?? undefined;
+    };
     const lookup: ObjectLookup = {
       get: async (group, resource, namespace, name) => {
-        const m = this.mapper
-          .all()
-          .find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        const m = mappingOf(group, resource);
         if (!m) return undefined;
         const store = this.storeFor(m);
-        const kv = await this.storage.get(objectKey(group, resource, m.namespaced ? namespace : '', name));
+        const key = objectKey(group, resource, m.namespaced ? namespace : '', name);
+        const kv =
+          (await this.cachers.get(`${group}/${resource}`)?.cached(key)) ?? (await this.storage.get(key));
         return kv ? store.decode(kv, apiVersionOf(group, m.gvk.version)) : undefined;
       },
       list: async (group, resource, namespace) => {
-        const m = this.mapper
-          .all()
-          .find((x) => x.gvr.group === group && x.gvr.resource === resource && x.preferred);
+        const m = mappingOf(group, resource);
         if (!m) return [];
         const store = this.storeFor(m);
-        const page = await this.storage.list(
+        const page = await (this.cachers.get(`${group}/${resource}`) ?? this.storage).list(
           collectionPrefix(group, resource, m.namespaced ? namespace : ''),
+          { fromCache: true },
         );
         return page.items.map((kv) => store.decode(kv, apiVersionOf(group, m.gvk.version)));
       },
     };
     const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
     this.admission = new AdmissionChain(plugins.map((n) => admissionPlugins[n]!(lookup)));
-    this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency);
+    this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);
     this.resources = new ResourceHandler({
@@ -157,11 +170,16 @@ export class APIServer {
       storeFor: (m) => this.storeFor(m),
       virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
     });
+    // POST namespaces/<ns>/bindings binds the pod its Binding names, as pods/<name>/binding does
+    this.virtualHandlers.set('/bindings', (_declaration, request) => {
+      const pods = this.mapper.forResource('', 'v1', 'pods');
+      const store = pods ? this.storeFor(pods) : undefined;
+      const bind = store?.strategy.subresources.binding;
+      if (!store || !bind) throw notFoundPath();
+      return bind(store, { ...request, name: request.body?.metadata?.name ?? '', subresource: 'binding' });
+    });
     this.discovery = new Discovery(this.mapper, () => this.address());
     this.inflight = new InflightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
-    this.app.disable('x-powered-by');
-    this.app.disable('etag');
-    this.app.use((req, res) => void this.serve(req, res));
   }
 
   /** The store of a resource; every version of a kind shares one. */
@@ -210,7 +228,7 @@ export class APIServer {
           ? { ca: this.config.clientCA, requestCert: true, rejectUnauthorized: false }
           : {}),
       },
-      this.app,
+      (req, res) => void this.serve(req, res),
     );
     this.server.keepAliveTimeout = 120_000;
     this.server.headersTimeout = 125_000;
@@ -385,7 +403,7 @@ export class APIServer {
         await Promise.race([work, timeout]);
       }
     } catch (e) {
-      this.sendStatus(res, e instanceof StatusError ? e : toStatusError(e));
+      this.sendStatus(res, e instanceof StatusError ? e : toStatusError(e), req.headers.accept);
     } finally {
       if (timer) clearTimeout(timer);
       release?.();
@@ -402,16 +420,24 @@ export class APIServer {
       subresource: info.subresource,
       scope: info.name ? 'resource' : info.namespace ? 'namespace' : 'cluster',
     };
-    const end = info.verb === 'watch' ? undefined : this.metrics.latency.startTimer(labels);
+    const m = this.metrics;
+    const key = `${labels.verb}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}`;
+    const end =
+      info.verb === 'watch'
+        ? undefined
+        : m.child(`latency\0${key}`, () => m.latency.labels(labels)).startTimer();
     const kind = mutatingVerbs.has(info.verb) ? 'mutating' : 'readOnly';
-    if (info.verb === 'watch')
-      this.metrics.watchers.inc({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
-    else this.metrics.inflight.inc({ request_kind: kind });
+    const gauge =
+      info.verb === 'watch'
+        ? m.child(`watchers\0${info.apiGroup}\0${info.apiVersion}\0${info.resource}`, () =>
+            m.watchers.labels({ group: info.apiGroup, version: info.apiVersion, kind: info.resource }),
+          )
+        : m.child(`inflight\0${kind}`, () => m.inflight.labels({ request_kind: kind }));
+    gauge.inc();
     res.once('close', () => {
-      this.metrics.requests.inc({ ...labels, code: String(res.statusCode) });
-      if (info.verb === 'watch')
-        this.metrics.watchers.dec({ group: info.apiGroup, version: info.apiVersion, kind: info.resource });
-      else this.metrics.inflight.dec({ request_kind: kind });
+      const code = String(res.statusCode);
+      m.child(`requests\0${key}\0${code}`, () => m.requests.labels({ ...labels, code })).inc();
+      gauge.dec();
       end?.();
     });
   }
@@ -446,14 +472,14 @@ export class APIServer {
     });
   }
 
-  private sendStatus(res: ServerResponse, e: StatusError): void {
+  private sendStatus(res: ServerResponse, e: StatusError, accept: string | undefined): void {
     if (res.headersSent) {
       res.end();
       return;
     }
-    const body = Buffer.from(JSON.stringify(e.status) + '\n');
+    const { body, contentType } = encodeStatus(e.status, accept, this.codec);
     res.writeHead(e.code, {
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       'Content-Length': String(body.length),
       ...e.headers,
     });

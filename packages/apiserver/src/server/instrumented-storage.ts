@@ -1,4 +1,5 @@
 import type { Histogram } from 'prom-client';
+import type { APIServerMetrics } from './apiserver-metrics';
 import type { KV, ListOptions, ListResult, Storage } from '../storage/storage';
 import { ForwardingStorage } from '../storage/forwarding-storage';
 
@@ -7,12 +8,17 @@ export class InstrumentedStorage extends ForwardingStorage {
   constructor(
     inner: Storage,
     private readonly latency: Histogram<'operation' | 'type'>,
+    private readonly metrics?: Pick<APIServerMetrics, 'child'>,
   ) {
     super(inner);
   }
 
   private async timed<T>(operation: string, key: string, fn: () => Promise<T>): Promise<T> {
-    const end = this.latency.startTimer({ operation, type: typeOf(key) });
+    const type = typeOf(key);
+    const labels = { operation, type };
+    const end = this.metrics
+      ? this.metrics.child(`etcd\0${operation}\0${type}`, () => this.latency.labels(labels)).startTimer()
+      : this.latency.startTimer(labels);
     try {
       return await fn();
     } finally {
@@ -43,7 +49,8 @@ export class InstrumentedStorage extends ForwardingStorage {
 
 /** `/registry/apps/deployments/ns/name` → `deployments.apps`. */
 function typeOf(key: string): string {
-  const [, , group, resource] = key.split('/');
+  // only the first segments matter: `/registry/<group>/<resource>/`
+  const [, , group, resource] = key.split('/', 4);
   if (!resource) return group ?? '';
   return group === 'core' ? resource : `${resource}.${group}`;
 }

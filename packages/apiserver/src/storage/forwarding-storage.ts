@@ -5,7 +5,12 @@ import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, Wat
  * service range allocator) override only what they add to.
  */
 export class ForwardingStorage implements Storage {
-  constructor(protected readonly inner: Storage) {}
+  /** Present when the inner storage has it. */
+  readonly changedAfter?: (prefix: string, revision: number) => Promise<boolean>;
+
+  constructor(protected readonly inner: Storage) {
+    if (inner.changedAfter) this.changedAfter = (prefix, revision) => inner.changedAfter!(prefix, revision);
+  }
 
   get(key: string): Promise<KV | undefined> {
     return this.inner.get(key);

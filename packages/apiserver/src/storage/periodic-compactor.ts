@@ -15,10 +15,11 @@ export interface PeriodicCompactorOptions {
 }
 
 /**
- * Time-based compaction the way kube-apiserver drives etcd: every interval, note the current
- * revision with the time, then compact to the newest noted revision that is at least
+ * Time-based compaction of a store one process owns (the embedded store): every interval, note the
+ * current revision with the time, then compact to the newest noted revision that is at least
  * `retentionMs` old. History younger than the retention is therefore always kept. Timers are
- * unref'd so they never keep the process alive.
+ * unref'd so they never keep the process alive. An etcd cluster shared by several apiservers is
+ * compacted by `EtcdCompactor` instead, which takes turns with the other apiservers.
  */
 export class PeriodicCompactor {
   private readonly checkpoints: { revision: number; at: number }[] = [];

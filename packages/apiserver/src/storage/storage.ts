@@ -47,6 +47,11 @@ export interface ListOptions {
    * tells how fresh it is. Backends without a cache ignore the flag and read the latest state.
    */
   fromCache?: boolean;
+  /**
+   * Only keys and revisions: every item's `value` is empty. Cheaper; the watch cache uses it to find
+   * which of the current items it already holds.
+   */
+  keysOnly?: boolean;
 }
 
 export interface ListResult {
@@ -123,6 +128,12 @@ export interface Storage {
   currentRevision(): Promise<number>;
   /** The newest revision whose history has been discarded (0 if none). */
   compactedRevision(): Promise<number>;
+  /**
+   * Optional, for backends that can tell cheaply: whether any key under `prefix` was written or
+   * deleted after `revision`. The watch cache uses it to serve a list at the current revision from
+   * memory when nothing under the prefix changed since the state it holds.
+   */
+  changedAfter?(prefix: string, revision: number): Promise<boolean>;
   /** Stops background work and watches and releases the backend. */
   close(): Promise<void>;
 }

@@ -74,4 +74,32 @@ describe('WatchHub', () => {
     expect(seen).toEqual([1]);
     expect(hub.size).toBe(0);
   });
+
+  test('delivery is after publish returns; events published by a callback reach every watcher in order', async () => {
+    const hub = new WatchHub();
+    const first: number[] = [];
+    const second: number[] = [];
+    hub.add(
+      '/',
+      0,
+      (e) => {
+        first.push(e.modRevision);
+        // a write made by a watcher is published while the others are still being delivered to
+        if (e.modRevision === 1) hub.publish(put('/k', 3));
+      },
+      () => undefined,
+    );
+    hub.add(
+      '/',
+      0,
+      (e) => second.push(e.modRevision),
+      () => undefined,
+    );
+    hub.publish(put('/k', 1));
+    hub.publish(put('/k', 2));
+    expect(first).toEqual([]);
+    await tick();
+    expect(first).toEqual([1, 2, 3]);
+    expect(second).toEqual([1, 2, 3]);
+  });
 });

@@ -4,12 +4,32 @@ type Item = { event: WatchEvent } | { bookmark: number };
 
 /**
  * In-process fan-out of watch events to many watchers, each with its own prefix, starting
- * revision and queue. Delivery is asynchronous (a microtask after `publish`), so a callback that
- * writes to the store, or stops a watch, never reorders or re-enters delivery to other watchers.
+ * revision and queue. Delivery is asynchronous (one microtask after `publish` drains every watcher
+ * with events queued), so a callback that writes to the store, or stops a watch, never reorders or
+ * re-enters delivery to other watchers.
  * Each watcher sees its events in the order they were published, each exactly once.
  */
 export class WatchHub {
   private readonly watchers = new Set<HubWatcher>();
+  /** Watchers with something to deliver, drained together by one microtask. */
+  private due: HubWatcher[] = [];
+  private readonly schedule = (watcher: HubWatcher): void => {
+    if (this.due.push(watcher) === 1) queueMicrotask(this.drainDue);
+  };
+  private readonly drainDue = (): void => {
+    const due = this.due;
+    this.due = [];
+    for (const watcher of due) {
+      try {
+        watcher.drain();
+      } catch (error) {
+        // a throwing onError fails on its own, as a microtask of its own would; the others go on
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
 
   /** Number of live watchers. */
   get size(): number {
@@ -29,8 +49,14 @@ export class WatchHub {
     options: WatchOptions = {},
     backlog: Iterable<WatchEvent> = [],
   ): WatchHandle {
-    const watcher = new HubWatcher(prefix, fromRevision, onEvent, onError, options.onBookmark, () =>
-      this.watchers.delete(watcher),
+    const watcher = new HubWatcher(
+      prefix,
+      fromRevision,
+      onEvent,
+      onError,
+      options.onBookmark,
+      () => this.watchers.delete(watcher),
+      this.schedule,
     );
     for (const event of backlog) watcher.offer(event);
     this.watchers.add(watcher);
@@ -69,6 +95,7 @@ class HubWatcher {
     private readonly onError: (error: Error) => void,
     private readonly onBookmark: ((revision: number) => void) | undefined,
     private readonly detach: () => void,
+    private readonly enqueue: (watcher: HubWatcher) => void,
   ) {
     this.revision = fromRevision;
   }
@@ -103,10 +130,11 @@ class HubWatcher {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    queueMicrotask(() => this.drain());
+    this.enqueue(this);
   }
 
-  private drain(): void {
+  /** Delivers what is queued (called by the hub's microtask). */
+  drain(): void {
     this.scheduled = false;
     while (!this.stopped && this.head < this.queue.length) {
       const item = this.queue[this.head++];

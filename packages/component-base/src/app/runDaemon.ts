@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { Registry } from 'prom-client';
+import { Registry } from '../server/metricsRegistry';
 import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
 import { FeatureGate } from '../featuregate/featureGate';
 import { Logger } from '../logs/logger';

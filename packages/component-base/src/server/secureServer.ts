@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { Registry } from 'prom-client';
+import { Registry } from './metricsRegistry';
 import type { Logger } from '../logs/logger';
 import { version as orchVersion, type VersionInfo } from '../version/version';
 import {

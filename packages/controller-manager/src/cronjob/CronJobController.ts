@@ -18,8 +18,7 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
-import type { ControllerContext, RunningController } from '../controller/ControllerContext';
+import { errorMessage, type ControllerContext, type RunningController } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { isJobFinished } from '../job/jobLogic';

@@ -21,9 +21,7 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
-import type { ControllerContext } from '../controller/ControllerContext';
-import { deletedObject, QueueController } from '../controller/QueueController';
+import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import {

@@ -6,9 +6,8 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import type { ControllerContext } from '../controller/ControllerContext';
+import { type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { deletableResources, descriptorOf, mappingForKind } from '../controller/discovery';
-import { deletedObject, QueueController } from '../controller/QueueController';
 import { decideDependent, type OwnerLookup } from './ownerClassification';
 import { removeOwnerReferencesPatch } from './removeOwnerReferencesPatch';
 

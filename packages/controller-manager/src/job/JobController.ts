@@ -20,10 +20,8 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
-import type { ControllerContext } from '../controller/ControllerContext';
+import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { isPodActive, podFromTemplate } from '../controller/podUtil';
-import { deletedObject, QueueController } from '../controller/QueueController';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { podsToDelete } from '../replicaset/rankPodsForDeletion';

@@ -1,7 +1,10 @@
-import { FlagError } from '@orch/component-base';
+import {
+  FlagError,
+  type ControllerContext,
+  type ControllerDescriptor,
+  MemoryEventRecorder,
+} from '@orch/component-base';
 import { SharedInformerFactory, type KubeObject, type RestClient } from '@orch/client';
-import type { ControllerContext, ControllerDescriptor } from '../controller/ControllerContext';
-import { MemoryEventRecorder } from '../controller/MemoryEventRecorder';
 import { RESOURCES } from '../controller/resources';
 import { MemoryListerWatchers } from '../testing/MemoryListerWatchers';
 import { ControllerManager } from './ControllerManager';

@@ -1,16 +1,14 @@
 import {
   CONTROLLER_MANAGER_CONTROLLERS,
   CONTROLLER_MANAGER_DISABLED_BY_DEFAULT,
-  errorMessage,
+  ControllerGroup,
   resolveControllers,
+  type ControllerDescriptor,
+  type ControllerLogger,
+  type RunningController,
 } from '@orch/component-base';
 import type { RestClient, SharedInformerFactory } from '@orch/client';
 import type { EventRecorder } from '@orch/client';
-import type {
-  ControllerDescriptor,
-  ControllerLogger,
-  RunningController,
-} from '../controller/ControllerContext';
 import { CONTROLLER_REGISTRY } from './controllerRegistry';
 
 export interface ControllerManagerOptions {
@@ -41,10 +39,11 @@ export interface ControllerManagerOptions {
  * factory started after each controller registered its informers.
  */
 export class ControllerManager {
-  private readonly running = new Map<string, RunningController>();
-  private stopped = false;
+  private readonly group: ControllerGroup;
 
-  constructor(private readonly opts: ControllerManagerOptions) {}
+  constructor(private readonly opts: ControllerManagerOptions) {
+    this.group = new ControllerGroup(opts);
+  }
 
   /** The controllers that would run: enabled and built. */
   static enabled(
@@ -64,60 +63,35 @@ export class ControllerManager {
     const { run, notBuilt } = ControllerManager.enabled(this.opts.controllers, registry);
     for (const name of notBuilt)
       this.opts.logger.info(`"${name}" is enabled but not built into this controller manager yet; skipping`);
-    for (const name of run) {
-      if (this.stopped) break;
+    return this.group.start(run, async (name) => {
       if (name === 'garbagecollector' && this.opts.enableGarbageCollector === false) {
         this.opts.logger.warning('"garbagecollector" is disabled by --enable-garbage-collector=false');
-        continue;
+        return undefined;
       }
       const descriptor = registry[name]!;
-      try {
-        const client = await this.opts.clientFor(name);
-        const workers =
-          (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) ||
-          descriptor.defaultWorkers ||
-          1;
-        const controller = descriptor.start({
-          client,
-          informers: this.opts.informers,
-          recorder: this.opts.recorderFor(name, client),
-          logger: this.opts.logger,
-          workers,
-          syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
-          now: this.opts.now ?? Date.now,
-        });
-        this.running.set(name, controller);
-        this.opts.informers.start();
-        this.opts.logger.info(`Started "${name}"`);
-      } catch (err) {
-        this.opts.logger.error(`Error starting "${name}": ${errorMessage(err)}`);
-        throw err;
-      }
-      if (this.opts.startIntervalMs)
-        await delay(this.opts.startIntervalMs * (1 + Math.random()), this.opts.signal);
-    }
-    return [...this.running.keys()];
+      const client = await this.opts.clientFor(name);
+      const workers =
+        (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) ||
+        descriptor.defaultWorkers ||
+        1;
+      return descriptor.start({
+        client,
+        informers: this.opts.informers,
+        recorder: this.opts.recorderFor(name, client),
+        logger: this.opts.logger,
+        workers,
+        syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
+        now: this.opts.now ?? Date.now,
+      });
+    });
   }
 
   /** A running controller by name (tests drive the cronjob controller's clock through it). */
   controller<T extends RunningController>(name: string): T | undefined {
-    return this.running.get(name) as T | undefined;
+    return this.group.get<T>(name);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all([...this.running.values()].map((c) => c.stop()));
-    this.running.clear();
-    await this.opts.informers.shutdown();
+    await this.group.stop();
   }
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -1,4 +1,4 @@
-import type { ControllerDescriptor } from '../controller/ControllerContext';
+import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
 import { DeploymentController } from '../deployment/DeploymentController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';

@@ -7,10 +7,8 @@ import {
   type KubeObject,
   type SharedIndexInformer,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
-import type { ControllerContext } from '../controller/ControllerContext';
+import { errorMessage, type ControllerContext, QueueController } from '@orch/component-base';
 import { deletableResources } from '../controller/discovery';
-import { QueueController } from '../controller/QueueController';
 import { RESOURCES } from '../controller/resources';
 import { contentRemainingMessage, finalizersRemainingMessage, namespaceDeletionOrder } from './deletionOrder';
 

@@ -18,10 +18,8 @@ import {
   type Lister,
   type SharedIndexInformer,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
-import type { ControllerContext } from '../controller/ControllerContext';
+import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { isPodActive, isPodReady, podFromTemplate } from '../controller/podUtil';
-import { deletedObject, QueueController } from '../controller/QueueController';
 import { withKind } from '../controller/withKind';
 import { RESOURCES } from '../controller/resources';
 import { calculateReplicaSetStatus, sameReplicaSetStatus } from './replicaSetStatus';

@@ -9,8 +9,7 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import type { ControllerContext } from '../controller/ControllerContext';
-import { deletedObject, QueueController } from '../controller/QueueController';
+import { type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
 
 /** The service accounts every namespace gets. */

@@ -52,6 +52,7 @@ export class NodeAgent {
         reserved: config.reserved,
         version: opts.version,
         bootID,
+        externalCloudProvider: config.externalCloudProvider,
       }),
     );
     this.broadcaster =

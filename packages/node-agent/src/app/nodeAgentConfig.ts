@@ -9,6 +9,7 @@ import {
   type ParsedFlags,
 } from '@orch/component-base';
 import { MAX_SIMULATED_NODES } from '../node/addresses';
+import { UNINITIALIZED_TAINT } from '../node/nodeObjects';
 
 /** What orch-node-agent runs with (durations in milliseconds). */
 export interface NodeAgentConfiguration {
@@ -18,6 +19,8 @@ export interface NodeAgentConfiguration {
   hostnameOverride: string;
   nodeLabels: Record<string, string>;
   registerWithTaints: Taint[];
+  /** --cloud-provider=external: nodes wait for a cloud controller manager to initialize them. */
+  externalCloudProvider: boolean;
   /** cpu, memory, pods, ephemeral-storage. */
   capacity: Record<string, string>;
   reserved: Record<string, string>;
@@ -63,6 +66,12 @@ export function parseTaints(specs: readonly string[]): Taint[] {
     }) as Taint[];
 }
 
+/** The taints to register with: the flag's, plus the uninitialized taint with an external cloud provider. */
+function registerTaints(taints: Taint[], external: boolean): Taint[] {
+  if (!external || taints.some((t) => t.key === UNINITIALIZED_TAINT.key)) return taints;
+  return [...taints, { ...UNINITIALIZED_TAINT }];
+}
+
 function parseReserved(pairs: readonly string[]): Record<string, string> {
   const reserved = parseKeyValues(pairs);
   for (const value of Object.values(reserved)) parseQuantity(value);
@@ -87,6 +96,12 @@ export function nodeAgentValidators(): FlagValidator[] {
         : [];
     },
     (flags) => (flags.string('node-name-prefix') === '' ? ['--node-name-prefix must not be empty'] : []),
+    (flags) =>
+      ['', 'external'].includes(flags.string('cloud-provider'))
+        ? []
+        : [
+            `--cloud-provider: unsupported cloud provider "${flags.string('cloud-provider')}"; use "external" or ""`,
+          ],
     (flags) =>
       flags.string('hostname-override') !== '' && flags.number('nodes') !== 1
         ? ['--hostname-override can only be used with --nodes=1']
@@ -140,7 +155,11 @@ export function buildNodeAgentConfig(flags: ParsedFlags): NodeAgentConfiguration
     nodeNamePrefix: flags.string('node-name-prefix'),
     hostnameOverride: flags.string('hostname-override'),
     nodeLabels: parseKeyValues(flags.strings('node-labels')),
-    registerWithTaints: parseTaints(flags.strings('register-with-taints')),
+    registerWithTaints: registerTaints(
+      parseTaints(flags.strings('register-with-taints')),
+      flags.string('cloud-provider') === 'external',
+    ),
+    externalCloudProvider: flags.string('cloud-provider') === 'external',
     capacity: {
       cpu: flags.string('node-cpu'),
       memory: flags.string('node-memory'),

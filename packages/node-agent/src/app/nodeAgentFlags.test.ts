@@ -86,6 +86,25 @@ describe('orch-node-agent flags', () => {
     expect(() => parseTaints(['k=v'])).toThrow('invalid taint spec: k=v');
   });
 
+  it('--cloud-provider=external registers the nodes with the uninitialized taint', () => {
+    const uninitialized = {
+      key: 'node.cloudprovider.kubernetes.io/uninitialized',
+      value: 'true',
+      effect: 'NoSchedule',
+    };
+    expect(config([]).registerWithTaints).toEqual([]);
+    expect(config([]).externalCloudProvider).toBe(false);
+    const external = config(['--cloud-provider=external', '--register-with-taints=k=v:NoSchedule']);
+    expect(external.externalCloudProvider).toBe(true);
+    expect(external.registerWithTaints).toEqual([
+      { key: 'k', value: 'v', effect: 'NoSchedule' },
+      uninitialized,
+    ]);
+    expect(problems(['--cloud-provider=aws'])).toEqual([
+      '--cloud-provider: unsupported cloud provider "aws"; use "external" or ""',
+    ]);
+  });
+
   it('rejects bad values with a message naming the flag', async () => {
     const parse = await run(['--nodes=many']);
     expect(parse.code).toBe(1);

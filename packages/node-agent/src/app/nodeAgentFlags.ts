@@ -46,6 +46,14 @@ function simulationFlags(): FlagSpec[] {
       type: 'stringList',
       help: 'Register the nodes with the given list of taints (comma separated "<key>=<value>:<effect>").',
     }),
+    flag({
+      name: 'cloud-provider',
+      type: 'string',
+      help:
+        "The provider for cloud services: empty for none, or 'external' to register the nodes with the taint " +
+        'node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule for a cloud controller manager to ' +
+        'initialize, and leave the addresses it sets alone, as the kubelet does.',
+    }),
     flag({ name: 'node-cpu', type: 'string', default: '4', help: 'CPU capacity of each node.' }),
     flag({ name: 'node-memory', type: 'string', default: '16Gi', help: 'Memory capacity of each node.' }),
     flag({ name: 'node-pods', type: 'int32', default: 110, help: 'Pod capacity of each node.' }),

@@ -13,6 +13,7 @@ function fakeApi(clock: FakeClock, opts: { keepStatusOnCreate: boolean }) {
   const nodes = new Map<string, Node>();
   const leases = new Map<string, Lease>();
   const writes: string[] = [];
+  const statusPatches: Node['status'][] = [];
   let rv = 0;
   const stamp = <T extends { metadata?: object }>(o: T): T =>
     ({ ...o, metadata: { ...o.metadata, resourceVersion: String(++rv), uid: 'uid' } }) as T;
@@ -22,6 +23,7 @@ function fakeApi(clock: FakeClock, opts: { keepStatusOnCreate: boolean }) {
     nodes,
     leases,
     writes,
+    statusPatches,
     nodeClient: {
       create: async (n: Node) => {
         writes.push(`${at()} create node ${n.metadata?.name}`);
@@ -33,7 +35,11 @@ function fakeApi(clock: FakeClock, opts: { keepStatusOnCreate: boolean }) {
       update: async (n: Node) => stamp(n),
       patch: async (name: string, _kind: string, patch: unknown) => {
         writes.push(`${at()} status ${name}`);
-        const stored = stamp({ ...nodes.get(name)!, status: (patch as Node).status });
+        statusPatches.push((patch as Node).status);
+        const stored = stamp({
+          ...nodes.get(name)!,
+          status: { ...nodes.get(name)!.status, ...(patch as Node).status },
+        });
         nodes.set(name, stored);
         return stored;
       },
@@ -61,7 +67,7 @@ function fakeApi(clock: FakeClock, opts: { keepStatusOnCreate: boolean }) {
   };
 }
 
-function setup(count: number, keepStatusOnCreate: boolean) {
+function setup(count: number, keepStatusOnCreate: boolean, externalCloudProvider = false) {
   const clock = new FakeClock(T0);
   const api = fakeApi(clock, { keepStatusOnCreate });
   const specs = Array.from({ length: count }, (_, i) =>
@@ -72,6 +78,7 @@ function setup(count: number, keepStatusOnCreate: boolean) {
       reserved: {},
       version: 'v1',
       bootID: 'b',
+      externalCloudProvider,
     }),
   );
   const events: string[] = [];
@@ -152,6 +159,21 @@ describe('NodeHeartbeats', () => {
       '70s status n0',
       '130s status n0',
     ]);
+    await queue.stop();
+  });
+
+  it('with an external cloud provider, registers with addresses but leaves them to the cloud afterwards', async () => {
+    const { api, heartbeats, queue, tick } = setup(1, true, true);
+    heartbeats.start();
+    await tick(100);
+    expect(api.nodes.get('n0')?.status?.addresses).toEqual([
+      { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'Hostname', address: 'n0' },
+    ]);
+    await tick(130_000, 1000);
+    expect(api.statusPatches.length).toBeGreaterThan(0);
+    expect(api.statusPatches.every((s) => s?.addresses === undefined)).toBe(true);
+    expect(api.statusPatches.every((s) => s?.conditions?.some((c) => c.type === 'Ready'))).toBe(true);
     await queue.stop();
   });
 

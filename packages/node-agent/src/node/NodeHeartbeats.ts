@@ -231,10 +231,12 @@ export class NodeHeartbeats {
   private async postStatus(state: NodeState): Promise<void> {
     const now = this.opts.clock.now();
     const status = nodeStatus(state.spec, now, state.conditions);
+    // With an external cloud provider the addresses are the cloud controller manager's once registered.
+    const { addresses: _addresses, ...withoutAddresses } = status;
     const node = await this.opts.nodeClient.patch(
       state.spec.name,
       'strategic',
-      { status },
+      { status: state.spec.externalCloudProvider ? withoutAddresses : status },
       { subresource: 'status' },
     );
     this.counts.statusWrites++;

@@ -7,6 +7,7 @@ import {
   nodeStatus,
   reconcileNode,
   simulatedNode,
+  UNINITIALIZED_TAINT,
   statusWithoutHeartbeats,
 } from './nodeObjects';
 
@@ -93,6 +94,17 @@ describe('simulated node objects', () => {
     });
     expect(merged.spec?.podCIDR).toBe('10.9.0.0/24');
     expect(merged.spec?.taints?.map((t) => t.key)).toEqual(['other', 'dedicated']);
+  });
+
+  it('gives the uninitialized taint to new nodes only, not on re-registration', () => {
+    const external = simulatedNode('orch-node-1', 1, {
+      ...opts,
+      taints: [UNINITIALIZED_TAINT],
+      externalCloudProvider: true,
+    });
+    expect(nodeObject(external).spec?.taints).toEqual([UNINITIALIZED_TAINT]);
+    const initialized = { ...nodeObject(external), spec: { providerID: 'local://orch-node-1' } };
+    expect(reconcileNode(initialized, external).spec?.taints).toBeUndefined();
   });
 
   it('reports the kubelet conditions, addresses, endpoint and node info', () => {

@@ -9,6 +9,13 @@ export const SIMULATED_RUNTIME_VERSION = 'orch-sim://1.0';
 /** Port the kubelet endpoint is advertised on. */
 export const KUBELET_PORT = 10250;
 
+/** The taint nodes of an external cloud provider are registered with until the cloud initializes them. */
+export const UNINITIALIZED_TAINT: Taint = {
+  key: 'node.cloudprovider.kubernetes.io/uninitialized',
+  value: 'true',
+  effect: 'NoSchedule',
+} as Taint;
+
 /** Everything that makes one simulated node. */
 export interface SimulatedNode {
   name: string;
@@ -23,6 +30,8 @@ export interface SimulatedNode {
   version: string;
   /** Changes each time the agent starts, as a node's boot ID does on reboot. */
   bootID: string;
+  /** The addresses are the cloud's once registered (--cloud-provider=external). */
+  externalCloudProvider: boolean;
 }
 
 export interface SimulatedNodeOptions {
@@ -32,6 +41,7 @@ export interface SimulatedNodeOptions {
   reserved: Record<string, string>;
   version: string;
   bootID: string;
+  externalCloudProvider?: boolean;
 }
 
 type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
@@ -77,6 +87,7 @@ export function simulatedNode(name: string, index: number, opts: SimulatedNodeOp
     podCIDR: nodePodCIDR(index),
     version: opts.version,
     bootID: opts.bootID,
+    externalCloudProvider: opts.externalCloudProvider ?? false,
   };
 }
 
@@ -109,11 +120,13 @@ export function nodeObject(node: SimulatedNode): Node {
 
 /**
  * Brings an existing Node in line with the agent's description, as the kubelet reconciles on
- * re-registration: its labels and taints are added; others' labels and taints are kept.
+ * re-registration: its labels and taints are added (but not the uninitialized taint, which only a
+ * new node gets); others' labels and taints are kept.
  */
 export function reconcileNode(existing: Node, node: SimulatedNode): Node {
   const taints = [...(existing.spec?.taints ?? [])];
   for (const t of node.taints) {
+    if (t.key === UNINITIALIZED_TAINT.key) continue;
     if (!taints.some((e) => e.key === t.key && e.effect === t.effect)) taints.push({ ...t });
   }
   return {

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, int32, int64, list, required, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
@@ -197,7 +197,7 @@ function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldErr
     } = s.spec ?? ({} as NonNullable<StatefulSet['spec']>);
     return rest;
   };
-  if (isDeepStrictEqual(fixed(sts), fixed(old))) return [];
+  if (deepEqual(fixed(sts), fixed(old))) return [];
   return [
     forbidden(
       'spec',

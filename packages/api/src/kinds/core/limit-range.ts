@@ -175,7 +175,7 @@ export const LimitRangeSpecSchema = struct(
     validate: (spec, path) => {
       const errors: FieldError[] = [];
       const seen = new Set<string>();
-      spec.limits.forEach((item, i) => {
+      (spec.limits ?? []).forEach((item, i) => {
         if (seen.has(item.type))
           errors.push(duplicate(child(child(child(path, 'limits'), i), 'type'), item.type));
         seen.add(item.type);

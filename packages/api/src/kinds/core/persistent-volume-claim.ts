@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
@@ -148,7 +148,7 @@ function validateClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeCl
     if (oldStorage === undefined) delete newSpec.resources.requests.storage;
     else newSpec.resources.requests.storage = oldStorage;
   }
-  if (!isDeepStrictEqual(newSpec, oldSpec)) {
+  if (!deepEqual(newSpec, oldSpec)) {
     errors.push(forbidden('spec', 'is immutable after creation except resources.requests for bound claims'));
   }
   const oldSize = quantityValue(old.spec?.resources?.requests?.storage ?? '0');

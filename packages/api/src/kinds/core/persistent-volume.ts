@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
@@ -247,7 +247,7 @@ export const PersistentVolumeKind = defineKind({
   selectableFields: { name: (pv) => pv.metadata?.name ?? '' },
   validateUpdate: (pv, old) => {
     const errors: FieldError[] = [];
-    if (!isDeepStrictEqual(volumeSource(pv.spec), volumeSource(old.spec))) {
+    if (!deepEqual(volumeSource(pv.spec), volumeSource(old.spec))) {
       errors.push(
         forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'),
       );
@@ -255,7 +255,7 @@ export const PersistentVolumeKind = defineKind({
     if (pv.spec?.volumeMode !== old.spec?.volumeMode) {
       errors.push(invalid('volumeMode', pv.spec?.volumeMode, 'field is immutable'));
     }
-    if (old.spec?.nodeAffinity && !isDeepStrictEqual(pv.spec?.nodeAffinity, old.spec.nodeAffinity)) {
+    if (old.spec?.nodeAffinity && !deepEqual(pv.spec?.nodeAffinity, old.spec.nodeAffinity)) {
       errors.push(invalid('nodeAffinity', pv.spec?.nodeAffinity, 'field is immutable'));
     }
     return errors;

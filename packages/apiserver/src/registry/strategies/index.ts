@@ -1,5 +1,6 @@
 import type { KindDeclaration } from '@orch/api';
 import { Strategy } from '../strategy';
+import { CertificateSigningRequestStrategy } from './certificate-signing-request-strategy';
 import { CreateOnUpdateStrategy } from './create-on-update-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
@@ -16,6 +17,7 @@ const strategies: Record<string, StrategyFactory> = {
   '/nodes': (d) => new NodeStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),
+  'certificates.k8s.io/certificatesigningrequests': (d) => new CertificateSigningRequestStrategy(d),
   '/endpoints': (d) => new CreateOnUpdateStrategy(d),
   '/events': (d) => new CreateOnUpdateStrategy(d),
   'events.k8s.io/events': (d) => new CreateOnUpdateStrategy(d),

@@ -109,10 +109,12 @@ describe('services: cluster IPs and node ports', () => {
     expect(replaced.json.spec.clusterIP).toBe(clusterIP);
     expect(replaced.json.spec.ports[0].nodePort).toBe(nodePort);
 
+    // IPs are allocated at random: the change must name another one than the service holds
+    const other = clusterIP === '10.96.0.12' ? '10.96.0.11' : '10.96.0.12';
     const changed = await req(`${svcs}/imm`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/merge-patch+json' },
-      body: { spec: { clusterIP: '10.96.0.12', clusterIPs: ['10.96.0.12'] } },
+      body: { spec: { clusterIP: other, clusterIPs: [other] } },
     });
     expect(changed.status).toBe(422);
     expect(changed.json.message).toContain('field is immutable');

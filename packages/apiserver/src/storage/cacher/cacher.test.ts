@@ -55,6 +55,74 @@ describe('watch cache', () => {
     );
   });
 
+  test('reads from the backend hand out the cached KV of the same revision', async () => {
+    await backend.create('/registry/pods/ns/a', text('a1'));
+    await backend.create('/registry/pods/ns/b', text('b1'));
+    await start();
+    const first = await cacher.list('/registry/pods/');
+    const second = await cacher.list('/registry/pods/');
+    expect(second.items.map((kv) => kv.value.toString())).toEqual(['a1', 'b1']);
+    expect(second.items[0]).toBe(first.items[0]);
+    expect(await cacher.get('/registry/pods/ns/a')).toBe(first.items[0]);
+    expect(await cacher.cached('/registry/pods/ns/b')).toBe(first.items[1]);
+    expect(await cacher.cached('/registry/services/ns/x')).toBeUndefined();
+    // a newer revision is a new KV, with its value
+    const updated = await backend.update('/registry/pods/ns/a', text('a2'));
+    while ((await cacher.cached('/registry/pods/ns/a'))?.modRevision !== updated.modRevision)
+      await new Promise((r) => setTimeout(r, 5));
+    const third = await cacher.list('/registry/pods/');
+    expect(third.items.map((kv) => kv.value.toString())).toEqual(['a2', 'b1']);
+    expect(third.items[1]).toBe(first.items[1]);
+  });
+
+  test('a backend read the cache has not caught up with still returns the values read', async () => {
+    await start();
+    // stop the cache from following its backend: what is written now is not in the cache
+    (cacher as unknown as { source: { stop(): void } }).source.stop();
+    await backend.create('/registry/pods/ns/a', text('a1'));
+    const page = await cacher.list('/registry/pods/', { limit: 1 });
+    expect(page.items.map((kv) => [kv.key, kv.value.toString()])).toEqual([['/registry/pods/ns/a', 'a1']]);
+    expect(await cacher.cached('/registry/pods/ns/a')).toBeUndefined();
+  });
+
+  test('lists at the current revision come from memory while the backend has nothing newer under the prefix', async () => {
+    await backend.create('/registry/pods/ns/a', text('a1'));
+    await start();
+    const backendList = jest.spyOn(backend, 'list');
+    await backend.create('/registry/services/ns/x', text('x'));
+    const now = await cacher.list('/registry/pods/');
+    expect(now.revision).toBe(await backend.currentRevision());
+    expect(now.items.map((kv) => kv.value.toString())).toEqual(['a1']);
+    // a next chunk at that revision is served from memory too
+    const chunk = await cacher.list('/registry/pods/', { revision: now.revision, limit: 1 });
+    expect(chunk.items).toEqual(now.items);
+    expect(backendList).not.toHaveBeenCalled();
+
+    // a write under the prefix the cache has not seen: the backend answers
+    (cacher as unknown as { source: { stop(): void } }).source.stop();
+    await backend.create('/registry/pods/ns/b', text('b1'));
+    const fresh = await cacher.list('/registry/pods/');
+    expect(fresh.items.map((kv) => kv.value.toString())).toEqual(['a1', 'b1']);
+    expect(backendList).toHaveBeenCalled();
+    // and a list at the revision the cache held is still answered as it was
+    const then = await cacher.list('/registry/pods/', { revision: now.revision });
+    expect(then.items.map((kv) => kv.value.toString())).toEqual(['a1']);
+    backendList.mockRestore();
+  });
+
+  test('cached lists sort keys by their UTF-8 bytes', async () => {
+    // U+FF5E sorts before U+1F600 in UTF-8 (and code points), after it in UTF-16 code units
+    const keys = ['/registry/pods/ns/\u{1F600}', '/registry/pods/ns/\uFF5E', '/registry/pods/ns/z'];
+    for (const k of keys) await backend.create(k, text(k));
+    await start();
+    const expected = [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(expected[1]).toBe('/registry/pods/ns/\uFF5E');
+    expect((await cacher.list('/registry/pods/', { fromCache: true })).items.map((kv) => kv.key)).toEqual(
+      expected,
+    );
+    expect((await cacher.list('/registry/pods/')).items.map((kv) => kv.key)).toEqual(expected);
+  });
+
   test('a watch older than the time window gets Compacted', async () => {
     await start({ windowMs: 60_000 });
     const first = await cacher.create('/registry/pods/ns/a', text('1'));

@@ -36,6 +36,13 @@ export class Cacher implements Storage {
   private readonly bookmarkTimer: NodeJS.Timeout | undefined;
   /** The newest revision the cache reflects. */
   private revision = 0;
+  /**
+   * A revision up to which the backend is known to hold nothing under the prefix newer than the
+   * cache (checked with the backend's `changedAfter`); 0 when not known.
+   */
+  private verified = 0;
+  /** The cached KVs in key order, until the next change. */
+  private sortedCache: KV[] | undefined;
   private source: WatchHandle | undefined;
   /** Bumped on every (re)initialization; callbacks of an older backend watch are ignored. */
   private generation = 0;
@@ -81,27 +88,121 @@ export class Cacher implements Storage {
     return this.hub.size;
   }
 
-  get(key: string): Promise<KV | undefined> {
-    return this.backend.get(key);
+  async get(key: string): Promise<KV | undefined> {
+    const kv = await this.backend.get(key);
+    return kv && this.covers(key) ? this.interned(kv) : kv;
+  }
+
+  /**
+   * The key as the cache holds it (possibly slightly stale, like a list with `fromCache`); undefined
+   * when the cache does not hold the key (absent, or not seen yet), or it is outside the prefix.
+   */
+  async cached(key: string): Promise<KV | undefined> {
+    if (!this.covers(key)) return undefined;
+    await this.ready;
+    return this.objects.get(key);
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     if (!options.fromCache || options.revision || !this.covers(prefix)) {
-      return this.backend.list(prefix, { ...options, fromCache: false });
+      if (!this.covers(prefix) || options.keysOnly)
+        return this.backend.list(prefix, { ...options, fromCache: false });
+      return (await this.consistentList(prefix, options)) ?? this.backendList(prefix, options);
     }
     await this.ready;
+    return this.cachedList(prefix, options, this.revision);
+  }
+
+  /**
+   * A list at the current revision (or at `options.revision`) answered from memory, when the backend
+   * can tell that nothing under the cached prefix changed between the state the cache holds and that
+   * revision; undefined when it cannot.
+   */
+  private async consistentList(prefix: string, options: ListOptions): Promise<ListResult | undefined> {
+    const changedAfter = this.backend.changedAfter?.bind(this.backend);
+    if (!changedAfter || this.closed) return undefined;
+    const current = await this.backend.currentRevision();
+    await this.ready;
+    const generation = this.generation;
+    const target = options.revision || current;
+    // the cache holds the state of every revision from `this.revision` up to `verified`
+    if (target < this.revision) return undefined;
+    if (target > Math.max(this.revision, this.verified)) {
+      const since = Math.max(this.revision, this.verified);
+      if (await changedAfter(this.options.prefix, since)) return undefined;
+      if (generation !== this.generation) return undefined;
+      this.verified = Math.max(this.verified, current);
+      if (target > this.verified) return undefined;
+    }
+    return this.cachedList(prefix, options, target);
+  }
+
+  /** The cached keys under `prefix` (from `options.startKey`, up to `options.limit`) as of `revision`. */
+  private cachedList(prefix: string, options: ListOptions, revision: number): ListResult {
     const from = options.startKey && options.startKey > prefix ? options.startKey : prefix;
-    const all = [...this.objects.values()]
-      .filter((kv) => kv.key.startsWith(prefix) && kv.key >= from)
-      .sort((a, b) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)));
-    const limit = options.limit && options.limit > 0 ? options.limit : all.length;
-    const items = all.slice(0, limit);
-    return {
-      items,
-      revision: this.revision,
-      more: all.length > items.length,
-      remaining: all.length - items.length,
-    };
+    const all = this.sorted();
+    // the first key at or after `from` (code point order agrees with either sort)
+    let lo = 0;
+    let hi = all.length;
+    const probe = { key: from } as KV;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byCodePoints(all[mid]!, probe) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
+    const items: KV[] = [];
+    let end = lo;
+    while (end < all.length && all[end]!.key.startsWith(prefix)) {
+      if (items.length < limit) items.push(all[end]!);
+      end++;
+    }
+    const matching = end - lo;
+    return { items, revision, more: matching > items.length, remaining: matching - items.length };
+  }
+
+  /** Every cached KV in key order (kept until the next change). */
+  private sorted(): KV[] {
+    if (!this.sortedCache) {
+      const all = [...this.objects.values()];
+      // keys sort by their UTF-8 bytes, i.e. by code points; `<` agrees unless surrogates occur
+      all.sort(all.some((kv) => surrogate.test(kv.key)) ? byCodePoints : byCodeUnits);
+      this.sortedCache = all;
+    }
+    return this.sortedCache;
+  }
+
+  /**
+   * A list read from the backend, with the cache's KVs: the keys and revisions first, and the values
+   * only when the cache does not hold every one of those revisions (a write it has not seen yet).
+   */
+  private async backendList(prefix: string, options: ListOptions): Promise<ListResult> {
+    const keys = await this.backend.list(prefix, { ...options, fromCache: false, keysOnly: true });
+    const items: KV[] = [];
+    for (const kv of keys.items) {
+      const cached = this.objects.get(kv.key);
+      if (!cached || cached.modRevision !== kv.modRevision) {
+        const page = await this.backend.list(prefix, {
+          ...options,
+          fromCache: false,
+          revision: keys.revision,
+        });
+        page.items = page.items.map((item) => this.interned(item));
+        return page;
+      }
+      items.push(cached);
+    }
+    return { ...keys, items };
+  }
+
+  /**
+   * The cache's own KV when it holds the same revision of the key, else `kv`: what is read of one
+   * version of an object is then one object, so whatever callers derive from it (decoded objects,
+   * encodings) can be kept with it and shared.
+   */
+  private interned(kv: KV): KV {
+    const cached = this.objects.get(kv.key);
+    return cached && cached.modRevision === kv.modRevision ? cached : kv;
   }
 
   create(key: string, value: Uint8Array): Promise<KV> {
@@ -170,8 +271,10 @@ export class Cacher implements Storage {
     const generation = ++this.generation;
     const snapshot = await this.backend.list(this.options.prefix);
     this.objects.clear();
+    this.sortedCache = undefined;
     for (const kv of snapshot.items) this.objects.set(kv.key, kv);
     this.revision = snapshot.revision;
+    this.verified = 0;
     this.window.dropThrough(Number.MAX_SAFE_INTEGER);
     this.window.startRevision = snapshot.revision;
     if (this.closed) return;
@@ -184,6 +287,7 @@ export class Cacher implements Storage {
   }
 
   private apply(event: WatchEvent): void {
+    this.sortedCache = undefined;
     if (event.type === 'delete') this.objects.delete(event.key);
     else {
       this.objects.set(event.key, {
@@ -222,4 +326,26 @@ export class Cacher implements Storage {
     };
     this.ready = retry();
   }
+}
+
+const surrogate = /[\ud800-\udfff]/;
+
+function byCodeUnits(a: KV, b: KV): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** Code point order (= UTF-8 byte order): surrogates (astral characters) sort after U+E000–U+FFFF. */
+function byCodePoints(a: KV, b: KV): number {
+  const x = a.key;
+  const y = b.key;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    let p = x.charCodeAt(i);
+    let q = y.charCodeAt(i);
+    if (p === q) continue;
+    if (p >= 0xd800 && p <= 0xdfff) p += 0x10000;
+    if (q >= 0xd800 && q <= 0xdfff) q += 0x10000;
+    return p - q;
+  }
+  return x.length - y.length;
 }

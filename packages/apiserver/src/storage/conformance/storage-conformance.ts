@@ -134,6 +134,40 @@ export function runStorageConformance(name: string, factory: StorageFactory): vo
       );
     });
 
+    test('keysOnly lists keys and revisions without values, now and at a past revision', async () => {
+      for (const name of ['b', 'a', 'c']) await store.create(key(name), text(`${name}1`));
+      const past = await store.currentRevision();
+      await store.update(key('a'), text('a2'));
+      await store.delete(key('b'));
+      for (const revision of [undefined, past]) {
+        const full = await store.list(prefix, { revision, limit: 2 });
+        const keys = await store.list(prefix, { revision, limit: 2, keysOnly: true });
+        expect(keys.items.map((kv) => kv.value.length)).toEqual(full.items.map(() => 0));
+        expect(keys.items.map(({ value: _v, ...rest }) => rest)).toEqual(
+          full.items.map(({ value: _v, ...rest }) => rest),
+        );
+        expect([keys.revision, keys.more, keys.remaining]).toEqual([
+          full.revision,
+          full.more,
+          full.remaining,
+        ]);
+      }
+      const then = await store.list(prefix, { revision: past, keysOnly: true });
+      expect(then.items.map((kv) => kv.key)).toEqual(['a', 'b', 'c'].map(key));
+    });
+
+    test('changedAfter (where a backend has it) tells whether a key under the prefix changed', async () => {
+      if (!store.changedAfter) return;
+      const a = await store.create(key('a'), text('a1'));
+      expect(await store.changedAfter(prefix, a.modRevision)).toBe(false);
+      expect(await store.changedAfter(prefix, a.modRevision - 1)).toBe(true);
+      await store.create(`${prefix.slice(0, -1)}x/outside`, text('no'));
+      expect(await store.changedAfter(prefix, a.modRevision)).toBe(false);
+      const deleted = await store.delete(key('a'));
+      expect(await store.changedAfter(prefix, a.modRevision)).toBe(true);
+      expect(await store.changedAfter(prefix, deleted.modRevision)).toBe(false);
+    });
+
     test('limit and startKey give a consistent snapshot while writes happen between chunks', async () => {
       const names = Array.from({ length: 10 }, (_, i) => `k${String(i).padStart(2, '0')}`);
       for (const name of names) await store.create(key(name), text(`${name}-old`));

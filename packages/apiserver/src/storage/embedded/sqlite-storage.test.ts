@@ -47,6 +47,37 @@ describe('embedded store', () => {
     }
   });
 
+  test('a new file gets 16 KiB pages; a file made with other pages keeps them and works as before', async () => {
+    const pageSize = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.pragma('page_size', { simple: true });
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = file();
+    const store = new SqliteStorage(fresh, { compactionIntervalMs: 0 });
+    await store.create('/registry/a', Buffer.alloc(6000, 'a'));
+    await store.close();
+    expect(pageSize(fresh)).toBe(16384);
+
+    const old = file();
+    const made = new Database(old);
+    made.pragma('page_size = 4096');
+    made.exec('CREATE TABLE t (x); DROP TABLE t;');
+    made.close();
+    const reopened = new SqliteStorage(old, { compactionIntervalMs: 0 });
+    const big = await reopened.create('/registry/big', Buffer.alloc(6000, 'b'));
+    await reopened.create('/registry/small', text('s'));
+    expect(
+      (await reopened.list('/registry/', { revision: big.modRevision })).items.map((kv) => kv.key),
+    ).toEqual(['/registry/big']);
+    expect((await reopened.get('/registry/big'))?.value.length).toBe(6000);
+    await reopened.close();
+    expect(pageSize(old)).toBe(4096);
+  });
+
   test('compaction removes unreadable history but keeps the state at the compacted revision', async () => {
     const path = file();
     const store = new SqliteStorage(path, { compactionIntervalMs: 0, compactionBatchRevisions: 7 });

@@ -79,7 +79,10 @@ export class SqliteStorage implements Storage {
     insertHistory: Database.Statement<[number, Buffer, number, Buffer | null, number, number]>;
     listCurrent: Database.Statement<[Buffer, Buffer, number], KvRow>;
     countCurrent: Database.Statement<[Buffer, Buffer], { n: number }>;
+    changedAfter: Database.Statement<[number, Buffer, Buffer], { rev: number }>;
     listAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number; limit: number }, KvRow>;
+    listCurrentKeys: Database.Statement<[Buffer, Buffer, number], KvRow>;
+    listAtKeys: Database.Statement<{ start: Buffer; end: Buffer; rev: number; limit: number }, KvRow>;
     countAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number }, { n: number }>;
     since: Database.Statement<[number, Buffer, Buffer], HistoryRow>;
     setMeta: Database.Statement<[number, string]>;
@@ -104,9 +107,20 @@ export class SqliteStorage implements Storage {
       listCurrent: this.db.prepare(
         'SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
       ),
+      listCurrentKeys: this.db.prepare(
+        "SELECT key, X'' AS value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
+      ),
       countCurrent: this.db.prepare('SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ?'),
+      changedAfter: this.db.prepare(
+        'SELECT rev FROM history WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev LIMIT 1',
+      ),
       listAt: this.db.prepare(`
         SELECT h.key, h.value, h.create_rev, h.rev AS mod_rev FROM history h
+        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
+          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)
+        ORDER BY h.key LIMIT @limit`),
+      listAtKeys: this.db.prepare(`
+        SELECT h.key, X'' AS value, h.create_rev, h.rev AS mod_rev FROM history h
         WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
           AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)
         ORDER BY h.key LIMIT @limit`),
@@ -166,10 +180,16 @@ export class SqliteStorage implements Storage {
     const end = prefixEnd(prefix) ?? KEYSPACE_END;
     const limit = options.limit && options.limit > 0 ? options.limit : -1;
     const fetch = limit > 0 ? limit + 1 : -1;
-    const atCurrent = revision === this.revision;
-    const rows = atCurrent
-      ? this.stmt.listCurrent.all(start, end, fetch)
-      : this.stmt.listAt.all({ start, end, rev: revision, limit: fetch });
+    // a past revision after which nothing in the range changed reads like the current state
+    const atCurrent =
+      revision === this.revision || this.stmt.changedAfter.get(revision, start, end) === undefined;
+    const rows = options.keysOnly
+      ? atCurrent
+        ? this.stmt.listCurrentKeys.all(start, end, fetch)
+        : this.stmt.listAtKeys.all({ start, end, rev: revision, limit: fetch })
+      : atCurrent
+        ? this.stmt.listCurrent.all(start, end, fetch)
+        : this.stmt.listAt.all({ start, end, rev: revision, limit: fetch });
     const more = limit > 0 && rows.length > limit;
     if (more) rows.length = limit;
     let remaining = 0;
@@ -256,6 +276,16 @@ export class SqliteStorage implements Storage {
     return this.revision;
   }
 
+  async changedAfter(prefix: string, revision: number): Promise<boolean> {
+    this.assertOpen();
+    if (revision >= this.revision) return false;
+    // history before the compacted revision is incomplete (deletes are purged): assume a change
+    if (revision < this.compacted) return true;
+    const start = rangeStart(prefix, undefined);
+    const end = prefixEnd(prefix) ?? KEYSPACE_END;
+    return this.stmt.changedAfter.get(revision, start, end) !== undefined;
+  }
+
   async compactedRevision(): Promise<number> {
     this.assertOpen();
     return this.compacted;
@@ -280,7 +310,9 @@ export class SqliteStorage implements Storage {
     if (this.closed) return Promise.reject(StorageError.unavailable('storage closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ apply, resolve, reject });
-      if (this.queue.length === 1) queueMicrotask(() => this.flush());
+      // after the I/O callbacks of this turn of the event loop: the writes of every request read in
+      // it share the commit
+      if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
 

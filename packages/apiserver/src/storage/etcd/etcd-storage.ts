@@ -12,7 +12,7 @@ import {
   type Watcher,
 } from 'etcd3';
 import { prefixEnd, rangeStart } from '../key-range';
-import { PeriodicCompactor } from '../periodic-compactor';
+import { EtcdCompactor } from '../etcd-compactor';
 import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
 import { StorageError } from '../storage-error';
 import { failedWatch } from '../watch-hub';
@@ -24,14 +24,19 @@ export interface EtcdStorageOptions {
   /**
    * Compact every interval to the revision seen one interval earlier, as kube-apiserver does.
    * Default 5 minutes; 0 disables compaction by this client (e.g. when etcd runs its own
-   * `--auto-compaction-*`). Several apiservers may each compact; every compaction keeps at least
-   * one interval of history, so the retention guarantee holds.
+   * `--auto-compaction-*`). Several apiservers on one cluster take turns through etcd's
+   * `compact_rev_key`, so the cluster is compacted once per interval in total.
    */
   compactionIntervalMs?: number;
   /** Deadline of every unary call (reads, writes, compaction); streams have none. Default 15 s. */
   requestTimeoutMs?: number;
   /** Passed to the etcd3 client (TLS credentials, auth, gRPC options, fault handling). */
   client?: Omit<IOptions, 'hosts'>;
+}
+
+/** A failure of the member called (unreachable, connection lost), not an error the member answered. */
+function memberFailure(error: Error): boolean {
+  return isRecoverableError(error) && !error.message.includes('etcdserver:');
 }
 
 /** etcd's range end for "every key from here on". */
@@ -48,7 +53,7 @@ const KEYSPACE_END = Buffer.from([0]);
  */
 export class EtcdStorage implements Storage {
   readonly client: Etcd3;
-  private readonly compactor: PeriodicCompactor | undefined;
+  private readonly compactor: EtcdCompactor | undefined;
   private readonly watches = new Set<EtcdWatch>();
   private knownCompacted = 0;
   private closed = false;
@@ -59,10 +64,13 @@ export class EtcdStorage implements Storage {
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
       // A member that fails is skipped for a second (not the client's default five), and a failed call
       // is retried on another member after a short back-off, so an election after a member dies costs
-      // about as long as the election itself.
+      // about as long as the election itself. Only failures of the member itself count against it: a
+      // live member's answer "etcdserver: request timed out" (calls caught by an election) is retried
+      // but does not take that member out, else the calls in flight when a leader dies would shut every
+      // survivor out for a second.
       faultHandling: {
         host: () =>
-          circuitBreaker(handleWhen(isRecoverableError), {
+          circuitBreaker(handleWhen(memberFailure), {
             halfOpenAfter: 1000,
             breaker: new ConsecutiveBreaker(3),
           }),
@@ -78,7 +86,7 @@ export class EtcdStorage implements Storage {
     });
     const interval = options.compactionIntervalMs ?? 5 * 60_000;
     if (interval > 0) {
-      this.compactor = new PeriodicCompactor(this, { intervalMs: interval, retentionMs: interval });
+      this.compactor = new EtcdCompactor(this, { intervalMs: interval });
     }
   }
 
@@ -102,6 +110,7 @@ export class EtcdStorage implements Storage {
         range_end: prefixEnd(prefix) ?? KEYSPACE_END,
         limit,
         revision,
+        keys_only: Boolean(options.keysOnly),
       });
       const items = res.kvs.map(toKV);
       const remaining = Number(res.count) - items.length;

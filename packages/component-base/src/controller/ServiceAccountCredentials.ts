@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceAccountKind } from '@orch/api';
 import { clientFor, isAlreadyExists, RestClient, type RestConfig } from '@orch/client';
-import { SYSTEM_NAMESPACE } from '@orch/component-base';
+import { SYSTEM_NAMESPACE } from '../options/daemonKind';
 
 /** Lifetime asked for each controller token; refreshed at 80 % of it. */
 export const CONTROLLER_TOKEN_SECONDS = 3600;

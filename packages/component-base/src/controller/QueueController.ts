@@ -7,7 +7,7 @@ import {
   type RateLimiter,
   type SharedIndexInformer,
 } from '@orch/client';
-import { errorMessage } from '@orch/component-base';
+import { errorMessage } from '../errorMessage';
 import type { ControllerContext, RunningController } from './ControllerContext';
 
 /** The object of a delete notification, unwrapping a tombstone. */
@@ -24,6 +24,7 @@ export abstract class QueueController implements RunningController {
   protected readonly queue: RateLimitingQueue<string>;
   private running: Promise<void> | undefined;
   private readonly abort = new AbortController();
+  private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
     readonly name: string,
@@ -45,6 +46,13 @@ export abstract class QueueController implements RunningController {
 
   enqueueAfter(key: string, delayMs: number): void {
     this.queue.addAfter(key, Math.max(0, delayMs));
+  }
+
+  /** Calls `fn` every `ms` (at least 10 ms) until the controller stops, without keeping the process alive. */
+  protected every(ms: number, fn: () => void): void {
+    const timer = setInterval(fn, Math.max(ms, 10));
+    timer.unref();
+    this.timers.push(timer);
   }
 
   /** Starts the workers once every informer has synced. */
@@ -76,6 +84,7 @@ export abstract class QueueController implements RunningController {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.abort.abort();
     this.queue.shutDown();
     await this.running;

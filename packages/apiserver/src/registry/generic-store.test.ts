@@ -1,0 +1,188 @@
+import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
+import { httpsRequest } from '../testing/https-request';
+import { parseListOptions } from './list-options';
+import type { GenericStore, RequestScope } from './generic-store';
+import { jsonEqual } from './object';
+
+/** Freezes a JSON value and everything in it: a later write to it throws (modules run strict). */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+describe('GenericStore: updates over the decoded objects lists and watches share', () => {
+  let s: TestAPIServer;
+  let store: GenericStore;
+  const scope: RequestScope = { namespace: 'default', apiVersion: 'apps/v1', dryRun: false };
+  const path = '/apis/apps/v1/namespaces/default/deployments';
+  const req = (url: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
+    httpsRequest(s.url + url, { ca: s.ca, ...options });
+  const patch = (name: string, type: string, body: unknown, query = '') =>
+    req(`${path}/${name}${query}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': type },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const deployment = (name: string, image = 'nginx:1.25') => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image, env: [{ name: 'REV', value: '0' }] }] },
+      },
+    },
+  });
+
+  /**
+   * Waits until the watch cache serves `name` at its current resourceVersion, then freezes the
+   * objects it serves: the next update starts from those very objects.
+   */
+  async function freezeShared(name: string): Promise<Record<string, unknown>> {
+    const stored = (await req(`${path}/${name}`)).json;
+    for (let i = 0; i < 200; i++) {
+      const listed = await store.list(scope, parseListOptions(new URLSearchParams('resourceVersion=0')));
+      const item = listed.items.find((o) => o.metadata.name === name);
+      if (item?.metadata.resourceVersion === stored.metadata.resourceVersion) {
+        deepFreeze(listed.items);
+        return item as Record<string, unknown>;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`the watch cache never served ${name} at ${stored.metadata.resourceVersion}`);
+  }
+
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+    store = s.server.storeFor(s.server.mapper.forResource('apps', 'v1', 'deployments')!);
+  });
+  afterAll(() => s.close());
+
+  it('patches, applies and replaces without changing the shared stored object', async () => {
+    const created = await req(path, { method: 'POST', body: deployment('web') });
+    expect(created.status).toBe(201);
+    expect(created.body.toString()).toBe((await req(`${path}/web`)).body.toString());
+    const writes: [string, () => ReturnType<typeof req>][] = [
+      [
+        'strategic merge patch',
+        () =>
+          patch('web', 'application/strategic-merge-patch+json', {
+            spec: {
+              template: { spec: { containers: [{ name: 'app', env: [{ name: 'REV', value: '1' }] }] } },
+            },
+          }),
+      ],
+      [
+        'merge patch',
+        () => patch('web', 'application/merge-patch+json', { metadata: { annotations: { rev: '2' } } }),
+      ],
+      [
+        'JSON patch',
+        () =>
+          patch('web', 'application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 3 }]),
+      ],
+      [
+        'apply',
+        () =>
+          patch(
+            'web',
+            'application/apply-patch+yaml',
+            deployment('web', 'nginx:1.26'),
+            '?fieldManager=t&force=true',
+          ),
+      ],
+      [
+        'apply (unchanged)',
+        () =>
+          patch('web', 'application/apply-patch+yaml', deployment('web', 'nginx:1.26'), '?fieldManager=t'),
+      ],
+      [
+        'update',
+        async () => {
+          const current = (await req(`${path}/web`)).json;
+          current.spec.replicas = 4;
+          return req(`${path}/web`, { method: 'PUT', body: current });
+        },
+      ],
+      [
+        'status update',
+        async () => {
+          const current = (await req(`${path}/web`)).json;
+          current.status = { observedGeneration: 1, replicas: 1 };
+          return req(`${path}/web/status`, { method: 'PUT', body: current });
+        },
+      ],
+    ];
+    for (const [label, write] of writes) {
+      // a write changing the frozen object it starts from would fail (500)
+      await freezeShared('web');
+      const res = await write();
+      expect({ label, status: res.status, body: res.status === 200 ? undefined : res.json }).toEqual({
+        label,
+        status: 200,
+        body: undefined,
+      });
+      // the answer is the stored object as a get reads it back, byte for byte
+      const got = await req(`${path}/web`);
+      expect(res.json).toEqual(got.json);
+      expect(res.body.toString()).toBe(got.body.toString());
+    }
+    const final = (await req(`${path}/web`)).json;
+    expect(final.spec.replicas).toBe(4);
+    expect(final.spec.template.spec.containers[0].image).toBe('nginx:1.26');
+    expect(final.status).toMatchObject({ observedGeneration: 1, replicas: 1 });
+  });
+
+  it('leaves the stored object as it was when a patch is refused', async () => {
+    expect((await req(path, { method: 'POST', body: deployment('refused') })).status).toBe(201);
+    const shared = await freezeShared('refused');
+    const res = await patch('refused', 'application/strategic-merge-patch+json', {
+      spec: { replicas: -1, template: { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } },
+    });
+    expect(res.status).toBe(422);
+    const got = (await req(`${path}/refused`)).json;
+    expect(got).toEqual(shared);
+    expect(got.spec.replicas).toBe(2);
+    expect(got.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+  });
+
+  it('answers a write with what the storage stored when the storage rewrites it', async () => {
+    const services = '/api/v1/namespaces/default/services';
+    const created = await req(services, {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80 }] } },
+    });
+    expect(created.status).toBe(201);
+    // the cluster IP is allocated on the way to storage, after the object was encoded
+    expect(created.json.spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(created.json).toEqual((await req(`${services}/svc`)).json);
+    const patched = await req(`${services}/svc`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({ spec: { type: 'NodePort' } }),
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json.spec.ports[0].nodePort).toBeGreaterThan(0);
+    expect(patched.json).toEqual((await req(`${services}/svc`)).json);
+  });
+});
+
+describe('jsonEqual', () => {
+  it('compares JSON values deeply, ignoring key order and keys holding undefined', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1, u: undefined }, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, u: undefined })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(jsonEqual({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false);
+    expect(jsonEqual({ toString: 'x' }, {})).toBe(false);
+    expect(jsonEqual({}, { toString: 'x' })).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual([], {})).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
+    expect(jsonEqual(1, 1)).toBe(true);
+  });
+});

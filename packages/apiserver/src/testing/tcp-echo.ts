@@ -1,0 +1,26 @@
+import { connect, createServer, type Server } from 'node:net';
+
+/**
+ * A TCP server on 127.0.0.1 answering each connection's first data with `${tag}:${data}`, then
+ * closing it; on `port`, or one the OS picks.
+ */
+export async function startEchoServer(tag: string, port = 0): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => socket.on('data', (d) => socket.end(`${tag}:${d.toString()}`)));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0 };
+}
+
+/** Connects to `host:port`, writes `text` and resolves with all that comes back before the close. */
+export function tcpExchange(host: string, port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => socket.write(text));
+    let out = '';
+    socket.on('data', (d) => (out += d.toString()));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}

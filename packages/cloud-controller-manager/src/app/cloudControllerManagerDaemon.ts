@@ -1,0 +1,65 @@
+import {
+  cloudControllerManagerFlagSets,
+  daemonValidators,
+  DeferredDelegatedAuth,
+  type DaemonSpec,
+  type FlagSetSpec,
+  type FlagValidator,
+} from '@orch/component-base';
+import { cloudProviderNames } from '../cloudprovider/cloudProviderRegistry';
+import { registerBuiltinProviders } from '../providers/registerBuiltinProviders';
+import { COMPONENT_NAME, runCloudControllerManager } from './runCloudControllerManager';
+
+const CLOUD_PROVIDER_HELP =
+  "The provider for cloud services; required. orch's built-in provider is 'local' (instances, loopback load balancers and routes on this machine, configured by --cloud-config).";
+
+/** The flag sets, with the help of --cloud-provider saying it is required here. */
+function flagSets(): FlagSetSpec[] {
+  return cloudControllerManagerFlagSets().map((set) => ({
+    ...set,
+    flags: set.flags.map((f) => (f.name === 'cloud-provider' ? { ...f, help: CLOUD_PROVIDER_HELP } : f)),
+  }));
+}
+
+/** --cloud-provider must name a registered provider, as Kubernetes' cloud controller manager requires. */
+const cloudProviderRule: FlagValidator = (flags) => {
+  const name = flags.string('cloud-provider');
+  if (!name) return ['--cloud-provider cannot be empty'];
+  registerBuiltinProviders();
+  return cloudProviderNames().includes(name)
+    ? []
+    : [`--cloud-provider: unknown cloud provider "${name}" (known: ${cloudProviderNames().join(', ')})`];
+};
+
+/**
+ * The orch-cloud-controller-manager daemon for runDaemon; its secure port authenticates and
+ * authorizes through the apiserver (--authentication-kubeconfig, --authorization-kubeconfig).
+ */
+export function cloudControllerManagerDaemon(): DaemonSpec<Record<string, unknown>> {
+  const auth = new DeferredDelegatedAuth();
+  return {
+    name: COMPONENT_NAME,
+    description:
+      'The Cloud controller manager is a daemon that embeds the cloud specific control loops shipped with orch.',
+    flagSets: flagSets(),
+    validators: [...daemonValidators('cloud-controller-manager'), cloudProviderRule],
+    authenticate: auth.authenticate,
+    authorize: auth.authorize,
+    run: async (ctx) => {
+      await auth.init(ctx.flags, ctx.logger);
+      try {
+        const handle = await runCloudControllerManager(ctx);
+        return {
+          ...handle,
+          async stop() {
+            await handle.stop?.();
+            auth.close();
+          },
+        };
+      } catch (err) {
+        auth.close();
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { NodeKind, type Node } from '@orch/api';
+import { clientFor, type SharedIndexInformer, type TypedClient } from '@orch/client';
+import { QueueController } from '@orch/component-base';
+import type { CloudControllerContext } from './CloudControllerContext';
+import { NODES } from './resources';
+
+/** A cloud controller reconciling Nodes: the shared Node informer and a Node client. */
+export abstract class NodeQueueController extends QueueController {
+  protected readonly informer: SharedIndexInformer<Node>;
+  protected readonly nodes: TypedClient<Node>;
+
+  constructor(
+    name: string,
+    protected override readonly ctx: CloudControllerContext,
+  ) {
+    super(name, ctx);
+    this.nodes = clientFor(ctx.client, NodeKind);
+    this.informer = ctx.informers.informerFor<Node>(NODES);
+  }
+
+  /** Enqueues every cached node each `ms` until the controller stops. */
+  protected resyncEvery(ms: number): void {
+    this.every(ms, () => {
+      for (const node of this.informer.lister().list()) this.enqueue(node);
+    });
+  }
+}

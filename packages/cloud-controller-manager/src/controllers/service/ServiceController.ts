@@ -1,0 +1,220 @@
+import { ServiceKind, type Node, type Service } from '@orch/api';
+import { clientFor, type SharedIndexInformer, type TypedClient } from '@orch/client';
+import { deletedObject, errorMessage, QueueController } from '@orch/component-base';
+import type { LoadBalancer } from '../../cloudprovider/CloudProvider';
+import { NODES, SERVICES } from '../resources';
+import type { CloudControllerContext } from '../CloudControllerContext';
+
+/** Held by LoadBalancer services until their load balancer is deleted. */
+export const LOAD_BALANCER_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
+/** Nodes with this label are left out of load balancers. */
+export const EXCLUDE_LB_LABEL = 'node.kubernetes.io/exclude-from-external-load-balancers';
+/** How often load balancer hosts are re-checked besides node events (Kubernetes' nodeSyncPeriod). */
+export const NODE_SYNC_PERIOD_MS = 100_000;
+
+/** Whether the service asks this controller for a load balancer. */
+export function wantsLoadBalancer(service: Service): boolean {
+  return service.spec?.type === 'LoadBalancer' && !service.spec.loadBalancerClass;
+}
+
+export function hasCleanupFinalizer(service: Service): boolean {
+  return (service.metadata?.finalizers ?? []).includes(LOAD_BALANCER_CLEANUP_FINALIZER);
+}
+
+/** The nodes a load balancer sends traffic to: all but excluded or deleted ones, by name. */
+export function loadBalancerHosts(nodes: readonly Node[]): Node[] {
+  return nodes
+    .filter((n) => !n.metadata?.deletionTimestamp && n.metadata?.labels?.[EXCLUDE_LB_LABEL] === undefined)
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+}
+
+/** What of a node matters to load balancers: its addresses, exclusion and deletion. */
+function hostAttributes(node: Node): string {
+  return JSON.stringify([
+    node.status?.addresses ?? [],
+    node.metadata?.labels?.[EXCLUDE_LB_LABEL] ?? null,
+    !!node.metadata?.deletionTimestamp,
+  ]);
+}
+
+/** Identifies a set of hosts: their names and addresses. */
+function hostsKey(hosts: readonly Node[]): string {
+  return hosts.map((n) => `${n.metadata?.name}=${JSON.stringify(n.status?.addresses ?? [])}`).join(',');
+}
+
+/** What a load balancer was last made from: the spec and the hosts. */
+interface Applied {
+  spec: string;
+  hosts: string;
+  service: Service;
+}
+
+/**
+ * Kubernetes' service controller: Services of type LoadBalancer get the cleanup finalizer, a
+ * load balancer from the cloud and its ingress in status; a service that stops wanting one or is
+ * deleted has it deleted and the finalizer removed. Node changes re-point existing load
+ * balancers at the new hosts.
+ */
+export class ServiceController extends QueueController {
+  private readonly services: SharedIndexInformer<Service>;
+  private readonly nodeInformer: SharedIndexInformer<Node>;
+  private readonly client: TypedClient<Service>;
+  private readonly applied = new Map<string, Applied>();
+  private lastHosts = '';
+
+  constructor(
+    protected override readonly ctx: CloudControllerContext,
+    private readonly lb: LoadBalancer,
+  ) {
+    super('service', ctx);
+    this.client = clientFor(ctx.client, ServiceKind);
+    this.services = ctx.informers.informerFor<Service>(SERVICES);
+    this.nodeInformer = ctx.informers.informerFor<Node>(NODES);
+    const relevant = (s: Service): boolean => wantsLoadBalancer(s) || hasCleanupFinalizer(s);
+    this.services.addEventHandler({
+      onAdd: (s) => relevant(s) && this.enqueue(s),
+      onUpdate: (old, s) => (relevant(s) || relevant(old)) && this.enqueue(s),
+      onDelete: (s) => this.enqueue(deletedObject(s)),
+    });
+    const nodesChanged = (): void => this.syncHosts();
+    this.nodeInformer.addEventHandler({
+      onAdd: nodesChanged,
+      onUpdate: (old, node) => {
+        if (hostAttributes(old) !== hostAttributes(node)) nodesChanged();
+      },
+      onDelete: nodesChanged,
+    });
+    this.every(NODE_SYNC_PERIOD_MS, nodesChanged);
+    this.run([this.services, this.nodeInformer]);
+  }
+
+  private hosts(): Node[] {
+    return loadBalancerHosts(this.nodeInformer.lister().list());
+  }
+
+  /** When the set of hosts changed, every load balancer is brought up to date. */
+  private syncHosts(): void {
+    const hosts = hostsKey(this.hosts());
+    if (hosts === this.lastHosts) return;
+    this.lastHosts = hosts;
+    for (const key of this.applied.keys()) this.queue.add(key);
+  }
+
+  protected async sync(key: string): Promise<void> {
+    const service = this.services.lister().get(key);
+    if (!service) {
+      // Gone without the finalizer (or it was removed by hand): clean up what is left.
+      const last = this.applied.get(key);
+      if (last) await this.lb.ensureLoadBalancerDeleted(this.ctx.options.clusterName, last.service);
+      this.applied.delete(key);
+      return;
+    }
+    if (service.metadata?.deletionTimestamp || !wantsLoadBalancer(service)) {
+      if (hasCleanupFinalizer(service)) await this.deleteLoadBalancer(key, service);
+      else if (this.applied.delete(key))
+        await this.lb.ensureLoadBalancerDeleted(this.ctx.options.clusterName, service);
+      return;
+    }
+    await this.ensureLoadBalancer(key, service);
+  }
+
+  private async ensureLoadBalancer(key: string, service: Service): Promise<void> {
+    const { clusterName } = this.ctx.options;
+    let current = service;
+    if (!hasCleanupFinalizer(current)) {
+      current = await this.client.patch(
+        current.metadata?.name ?? '',
+        'merge',
+        {
+          metadata: {
+            resourceVersion: current.metadata?.resourceVersion,
+            finalizers: [...(current.metadata?.finalizers ?? []), LOAD_BALANCER_CLEANUP_FINALIZER],
+          },
+        },
+        { namespace: current.metadata?.namespace },
+      );
+    }
+    const hosts = this.hosts();
+    const hostKey = hostsKey(hosts);
+    const spec = JSON.stringify(current.spec);
+    const last = this.applied.get(key);
+    const existing = await this.lb.getLoadBalancer(clusterName, current);
+    if (last && existing && last.spec === spec) {
+      if (last.hosts !== hostKey) {
+        await this.lb.updateLoadBalancer(clusterName, current, hosts);
+        this.ctx.recorder.event(
+          current,
+          'Normal',
+          'UpdatedLoadBalancer',
+          'Updated load balancer with new hosts',
+        );
+        this.applied.set(key, { spec, hosts: hostKey, service: current });
+      }
+      await this.writeStatus(current, existing.ingress);
+      return;
+    }
+    this.ctx.recorder.event(current, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer');
+    let status;
+    try {
+      status = await this.lb.ensureLoadBalancer(clusterName, current, hosts);
+    } catch (err) {
+      this.ctx.recorder.event(
+        current,
+        'Warning',
+        'SyncLoadBalancerFailed',
+        `Error syncing load balancer: failed to ensure load balancer: ${errorMessage(err)}`,
+      );
+      throw err;
+    }
+    this.ctx.recorder.event(current, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer');
+    this.applied.set(key, { spec, hosts: hostKey, service: current });
+    await this.writeStatus(current, status.ingress);
+  }
+
+  private async deleteLoadBalancer(key: string, service: Service): Promise<void> {
+    this.ctx.recorder.event(service, 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer');
+    try {
+      await this.lb.ensureLoadBalancerDeleted(this.ctx.options.clusterName, service);
+    } catch (err) {
+      this.ctx.recorder.event(
+        service,
+        'Warning',
+        'DeleteLoadBalancerFailed',
+        `Error deleting load balancer: ${errorMessage(err)}`,
+      );
+      throw err;
+    }
+    this.ctx.recorder.event(service, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
+    this.applied.delete(key);
+    let current = service;
+    if (!service.metadata?.deletionTimestamp) current = await this.writeStatus(service, []);
+    await this.client.patch(
+      current.metadata?.name ?? '',
+      'merge',
+      {
+        metadata: {
+          resourceVersion: current.metadata?.resourceVersion,
+          finalizers: (current.metadata?.finalizers ?? []).filter(
+            (f) => f !== LOAD_BALANCER_CLEANUP_FINALIZER,
+          ),
+        },
+      },
+      { namespace: current.metadata?.namespace },
+    );
+  }
+
+  /** Writes status.loadBalancer.ingress through the status subresource when it differs. */
+  private async writeStatus(
+    service: Service,
+    ingress: { ip?: string; hostname?: string }[],
+  ): Promise<Service> {
+    const current = service.status?.loadBalancer?.ingress ?? [];
+    if (JSON.stringify(current) === JSON.stringify(ingress)) return service;
+    return this.client.patch(
+      service.metadata?.name ?? '',
+      'merge',
+      { status: { loadBalancer: { ingress: ingress.length ? ingress : null } } },
+      { namespace: service.metadata?.namespace, subresource: 'status' },
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import {
+  defaultIdentity,
+  LeaderElector,
+  newResourceLock,
+  type ResourceLockType,
+  type RestClient,
+} from '@orch/client';
+import { errorMessage } from '../errorMessage';
+import { leaderElectionOptionsFromFlags } from '../options/componentOptions';
+import type { ParsedFlags } from '../options/parsedFlags';
+import type { ControllerLogger } from './ControllerContext';
+
+export interface LeaderElectedOptions {
+  /** The daemon's flags (--leader-elect and the --leader-elect-* lock settings). */
+  flags: ParsedFlags;
+  /** The client the lock is read and written with. */
+  client: RestClient;
+  /** The component name recorded by the elector. */
+  name: string;
+  logger: ControllerLogger;
+  /** Starts the work; called at once without leader election, else when leadership is won. */
+  start(): void;
+  /** Called when leadership is lost; the process exits by default, as Kubernetes' daemons do. */
+  onLeadershipLost?: () => void;
+  /** Ends the election (and releases nothing else). */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs a daemon's controllers under leader election as Kubernetes' controller managers do: with
+ * --leader-elect=false `start` runs at once, otherwise once this process holds the lock named by
+ * the --leader-elect-resource-* flags. Returns the running election, if any.
+ */
+export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | undefined {
+  const { logger: log } = opts;
+  const le = leaderElectionOptionsFromFlags(opts.flags);
+  if (!le.leaderElect) {
+    opts.start();
+    return undefined;
+  }
+  const lock = newResourceLock(le.resourceLock as ResourceLockType, opts.client, {
+    namespace: le.resourceNamespace,
+    name: le.resourceName,
+    identity: defaultIdentity(),
+  });
+  const elector = new LeaderElector({
+    lock,
+    leaseDurationMs: le.leaseDurationMs,
+    renewDeadlineMs: le.renewDeadlineMs,
+    retryPeriodMs: le.retryPeriodMs,
+    name: opts.name,
+    callbacks: {
+      onStartedLeading: () => {
+        log.info(`${lock.identity()} became leader of ${le.resourceNamespace}/${le.resourceName}`);
+        opts.start();
+      },
+      onStoppedLeading: () => {
+        if (opts.signal.aborted) return;
+        log.error('leaderelection lost');
+        (opts.onLeadershipLost ?? (() => process.exit(1)))();
+      },
+    },
+    onError: (err) => log.warning(`leader election: ${errorMessage(err)}`),
+  });
+  return elector.run(opts.signal);
+}
