@@ -77,7 +77,7 @@ async function main() {
   await new Promise((r) => setTimeout(r, 15_000));
   const rss = rssOfTree(second.child.pid);
   console.log(
-    `  idle RSS of all processes         ${rss.mib.toFixed(0)} MiB (target <= 400 MB): ${rss.each.join(', ')}`,
+    `  idle RSS of all processes         ${((rss.mib * 1048576) / 1e6).toFixed(0)} MB = ${rss.mib.toFixed(0)} MiB (target <= 400 MB): ${rss.each.join(', ')}`,
   );
   await stop(second.child);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -33,14 +33,19 @@ export class EtcdCluster {
   private constructor(private readonly binary: string) {}
 
   static async start(options: EtcdClusterOptions = {}): Promise<EtcdCluster> {
-    const cluster = new EtcdCluster(options.binary ?? process.env.ETCD_BIN ?? '/usr/bin/etcd');
-    try {
-      await cluster.launch(options.members ?? 1, options.startTimeoutMs ?? 30_000);
-    } catch (error) {
-      await cluster.stop();
-      throw error;
+    const binary = options.binary ?? process.env.ETCD_BIN ?? '/usr/bin/etcd';
+    // A free port found now may be taken by another process before etcd binds it: a member that
+    // exits during start gets the whole cluster relaunched on new ports.
+    for (let attempt = 1; ; attempt++) {
+      const cluster = new EtcdCluster(binary);
+      try {
+        await cluster.launch(options.members ?? 1, options.startTimeoutMs ?? 30_000);
+        return cluster;
+      } catch (error) {
+        await cluster.stop();
+        if (!(error instanceof MemberExited) || attempt >= 3) throw error;
+      }
     }
-    return cluster;
   }
 
   /** Client URLs of the members that are running. */
@@ -122,13 +127,20 @@ export class EtcdCluster {
   }
 }
 
+/** A member process ended before it became healthy (e.g. its port was taken meanwhile). */
+class MemberExited extends Error {
+  constructor(name: string) {
+    super(`etcd member ${name} exited during start`);
+  }
+}
+
 function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
 async function waitHealthy(member: EtcdMember, deadline: number): Promise<void> {
   for (;;) {
-    if (!isRunning(member.process)) throw new Error(`etcd member ${member.name} exited during start`);
+    if (!isRunning(member.process)) throw new MemberExited(member.name);
     if (await healthy(member.clientUrl)) return;
     if (Date.now() > deadline) throw new Error(`etcd member ${member.name} not healthy in time`);
     await new Promise((resolve) => setTimeout(resolve, 100));
