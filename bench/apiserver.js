@@ -7,12 +7,11 @@
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
 const { Etcd3 } = require('etcd3');
 const { startAPIServerProcess, EtcdCluster } = require('../packages/apiserver/dist');
 const { ApiClient } = require('./lib/api-client');
 const { startWatchers } = require('./lib/watchers');
-const { ms, percentile, runConcurrent } = require('./lib/stats');
+const { ms, percentile, runConcurrent, timeIt } = require('./lib/stats');
 const { findWrk, runWrk, luaScript, luaString, luaTable, luaBase64 } = require('./lib/wrk');
 const { withProcessCpu } = require('./lib/process-cpu');
 
@@ -149,16 +148,6 @@ async function configMapsWithJS(api, client, ns) {
   );
   line('delete ConfigMap', results.delete);
   return results;
-}
-
-async function timeIt(fn, runs = 3) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return percentile(times, 50);
 }
 
 async function benchAPIServer(label, options) {

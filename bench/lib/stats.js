@@ -1,4 +1,5 @@
 'use strict';
+const { performance } = require('node:perf_hooks');
 
 /** p-th percentile (0..100) of a list of numbers. */
 function percentile(values, p) {
@@ -37,4 +38,15 @@ async function runConcurrent(count, concurrency, task) {
   };
 }
 
-module.exports = { percentile, ms, runConcurrent };
+/** The median wall time of `runs` sequential calls of `fn`, in ms. */
+async function timeIt(fn, runs = 3) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return percentile(times, 50);
+}
+
+module.exports = { percentile, ms, runConcurrent, timeIt };
