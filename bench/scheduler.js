@@ -1,7 +1,7 @@
 'use strict';
 /*
- * orch-scheduler throughput: 1,000 nodes and 5,000 pods created through the API of an in-process
- * orch-apiserver (embedded store); the scheduler runs as its own process (packages/scheduler/dist)
+ * orch-scheduler throughput: 1,000 nodes and 5,000 pods created through the API of orch-apiserver
+ * (embedded store) running as its own process, as the scheduler does (packages/scheduler/dist)
  * with --orch-api-qps=5000 --orch-api-burst=5000. Two phases: streaming (pods created while the
  * scheduler runs: pods/s scheduled+bound and p50/p99 latency from pod creation — the create request
  * returning, ms precision; creationTimestamp has second precision — to the binding observed on a
@@ -13,7 +13,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { startTestAPIServer } = require('../packages/apiserver/dist');
+const { startAPIServerProcess } = require('../packages/apiserver/dist');
 const { PodKind, NodeKind } = require('../packages/api/dist');
 const { buildConfigFromFlags, clientFor, RestClient } = require('../packages/client/dist');
 const { percentile, ms, runConcurrent } = require('./lib/stats');
@@ -110,7 +110,9 @@ function createPods(pods, prefix, created) {
 }
 
 async function main() {
-  const api = await startTestAPIServer({ admissionPlugins: [] });
+  const api = await startAPIServerProcess({
+    args: ['--disable-admission-plugins=ServiceAccount,LimitRanger,DefaultTolerationSeconds,Priority'],
+  });
   const rest = new RestClient({ ...buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config, qps: -1 });
   const nodes = clientFor(rest, NodeKind);
   const pods = clientFor(rest, PodKind, { namespace: 'default' });
@@ -173,7 +175,7 @@ async function main() {
     for (const w of watches) w.stop();
     scheduler?.child.kill('SIGTERM');
     rest.close();
-    await api.close();
+    await api.destroy();
   }
 }
 
