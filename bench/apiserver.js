@@ -4,12 +4,12 @@
 // The ConfigMap verbs are driven by wrk (a native load generator, 1 thread, keep-alive connections,
 // bearer-token auth) when it is on PATH, else by the JS client below, which shares the cores.
 
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Etcd3 } = require('etcd3');
-const { startAPIServerProcess, EtcdCluster } = require('../packages/apiserver/dist');
-const { ApiClient } = require('./lib/api-client');
+const { EtcdCluster } = require('../packages/apiserver/dist');
+const { startBenchServer, token } = require('./lib/bench-server');
 const { startWatchers } = require('./lib/watchers');
 const { ms, percentile, runConcurrent, timeIt } = require('./lib/stats');
 const { findWrk, runWrk, luaScript, luaString, luaTable, luaBase64 } = require('./lib/wrk');
@@ -28,7 +28,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const warmupSeconds = 5;
 const warmupOps = 4000;
 const wrk = process.env.BENCH_JS ? undefined : findWrk();
-const token = 'bench-token';
 
 function pod(name, labels = { app: 'bench' }) {
   return {
@@ -152,24 +151,10 @@ async function configMapsWithJS(api, client, ns) {
 
 async function benchAPIServer(label, options) {
   console.log(`\n${label}`);
-  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
-  const tokens = join(dir, 'tokens.csv');
-  writeFileSync(tokens, `${token},bench,uid-bench,"system:masters"\n`);
-  const api = await startAPIServerProcess({
-    ...options,
-    dataDir: join(dir, 'server'),
-    args: [`--token-auth-file=${tokens}`],
-  });
-  const client = new ApiClient(
-    api.url,
-    { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key },
-    concurrency,
-  );
+  const { api, client, dir, close } = await startBenchServer(options, concurrency);
   const results = {};
   try {
     const ns = '/api/v1/namespaces/bench';
-    await client.json('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
-    await client.json('POST', `${ns}/serviceaccounts`, { metadata: { name: 'default' } });
     Object.assign(
       results,
       wrk ? await configMapsWithWrk(api, client, ns, dir) : await configMapsWithJS(api, client, ns),
@@ -230,9 +215,7 @@ async function benchAPIServer(label, options) {
       `  watch ${watchers}x${watchedCreates}             delivered ${delivered}/${watchers * watchedCreates}   p50 ${ms(results.watch.p50)}   p99 ${ms(results.watch.p99)}`,
     );
   } finally {
-    client.close();
-    await api.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
   return results;
 }

@@ -5,11 +5,7 @@
 // the JS client, which shares the cores. The apiserver's CPU time per request is printed beside each
 // rate: it is what the code costs, while the rate on a shared machine also depends on the neighbours.
 
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
-const { startAPIServerProcess } = require('../packages/apiserver/dist');
-const { ApiClient } = require('./lib/api-client');
+const { startBenchServer, token } = require('./lib/bench-server');
 const { ms, percentile, runConcurrent, timeIt } = require('./lib/stats');
 const { findWrk, runWrk, luaScript, luaString, luaTable } = require('./lib/wrk');
 const { withProcessCpu } = require('./lib/process-cpu');
@@ -20,7 +16,6 @@ const ops = Number(process.env.BENCH_OPS ?? 4000);
 const pods = Number(process.env.BENCH_PODS ?? 10000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const wrk = process.env.BENCH_JS ? undefined : findWrk();
-const token = 'bench-token';
 const ns = '/apis/apps/v1/namespaces/bench/deployments';
 const protobuf = 'application/vnd.kubernetes.protobuf';
 const strategicType = 'application/strategic-merge-patch+json';
@@ -194,23 +189,9 @@ async function main() {
         : `by the JS client (${ops} each, client certificate; wrk not on PATH)`
     }`,
   );
-  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
-  const tokens = join(dir, 'tokens.csv');
-  writeFileSync(tokens, `${token},bench,uid-bench,"system:masters"\n`);
-  const api = await startAPIServerProcess({
-    dataDir: join(dir, 'server'),
-    args: [`--token-auth-file=${tokens}`],
-  });
-  const pid = api.process.child.pid;
-  const client = new ApiClient(
-    api.url,
-    { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key },
-    concurrency,
-  );
+  const { api, client, dir, pid, close } = await startBenchServer({}, concurrency);
   const r = {};
   try {
-    await client.json('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
-    await client.json('POST', '/api/v1/namespaces/bench/serviceaccounts', { metadata: { name: 'default' } });
     r.create = await measured(pid, () =>
       runConcurrent(deployments, concurrency, (i) => client.request('POST', ns, deployment(`web-${i}`))),
     );
@@ -261,9 +242,7 @@ async function main() {
       `  list ${pods} Pods (warm, median of 5)     JSON ${ms(r.listJSON)}   protobuf ${ms(r.listProto)}`,
     );
   } finally {
-    client.close();
-    await api.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
   console.log('\nsummary');
   console.log(
