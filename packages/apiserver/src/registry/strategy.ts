@@ -18,7 +18,7 @@ export class Strategy {
    * The status a new object starts with: the declared defaults of an empty status (a claim's phase
    * Pending, a service's empty loadBalancer), as Kubernetes' decoder defaults a status reset on create.
    */
-  private initialStatus?: { value: unknown };
+  private readonly initialStatus: unknown;
   /** PUT on a missing object creates it. */
   allowCreateOnUpdate = false;
   /** PUT without metadata.resourceVersion is accepted. */
@@ -33,16 +33,9 @@ export class Strategy {
   constructor(readonly declaration: KindDeclaration<any>) {
     this.compiled = compileKind(declaration);
     this.hasStatus = Boolean(declaration.subresources?.status);
-  }
-
-  /** The defaults of an empty status, worked out on the kind's first create. */
-  private statusOnCreate(): unknown {
-    if (!this.initialStatus) {
-      const blank = { metadata: {} } as ApiObject;
-      this.compiled.default(blank);
-      this.initialStatus = { value: blank.status };
-    }
-    return this.initialStatus.value;
+    const blank: ApiObject = { metadata: {} } as ApiObject;
+    this.compiled.default(blank);
+    this.initialStatus = this.hasStatus ? blank.status : undefined;
   }
 
   /** Generation is kept for kinds with a spec and a status subresource. */
@@ -64,9 +57,8 @@ export class Strategy {
     if (this.tracksGeneration) m.generation = 1;
     else delete m.generation;
     if (this.hasStatus) {
-      const status = this.statusOnCreate();
-      if (status === undefined) delete obj.status;
-      else obj.status = structuredClone(status);
+      if (this.initialStatus === undefined) delete obj.status;
+      else obj.status = structuredClone(this.initialStatus);
     }
   }
 
