@@ -217,12 +217,15 @@ describe('kubectl edit, patch --type strategic and get -w', () => {
     };
 
     it('prints table rows as pods are created, updated and deleted', async () => {
+      // kubectl lists, prints, then watches from the list's version: once it printed the pod that
+      // was there first, it sees every later change, however long it took to start
+      await k('run', 'w0', '--image=busybox:1.36', '--labels=watch=me');
       const plain = watch('pods', '-l', 'watch=me');
       const wide = watch('pods', '-l', 'watch=me', '-o', 'wide', '--output-watch-events');
-      // let both watches start before the first change
-      await new Promise((r) => setTimeout(r, 1500));
+      await plain.until((rows) => rows.length >= 2, 'the listed pod');
+      await wide.until((rows) => rows.length >= 2, 'the listed pod');
       await k('run', 'w1', '--image=busybox:1.36', '--labels=watch=me');
-      await plain.until((rows) => rows.length >= 2, 'the created pod');
+      await plain.until((rows) => rows.length >= 3, 'the created pod');
       await k(
         'patch',
         'pod',
@@ -234,17 +237,19 @@ describe('kubectl edit, patch --type strategic and get -w', () => {
       );
       await k('delete', 'pod', 'w1', '--wait=false');
       await wide.until((rows) => rows.some((r) => r[0] === 'DELETED'), 'the deletion');
-      await plain.until((rows) => rows.length >= 4, 'the update and the deletion');
+      await plain.until((rows) => rows.length >= 5, 'the update and the deletion');
 
-      const [header, ...rows] = plain.rows();
+      const [header, listed, ...rows] = plain.rows();
       expect(header).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+      expect(listed!.slice(0, 4)).toEqual(['w0', '0/1', 'Pending', '0']);
       expect(rows.length).toBeGreaterThanOrEqual(3);
       for (const row of rows) {
         expect(row.slice(0, 4)).toEqual(['w1', '0/1', 'Pending', '0']);
         expect(row[4]).toMatch(/^\d+s$/);
       }
 
-      const [wideHeader, ...events] = wide.rows();
+      const [wideHeader, wideListed, ...events] = wide.rows();
+      expect(wideListed!.slice(0, 2)).toEqual(['ADDED', 'w0']);
       expect(wideHeader).toEqual([
         'EVENT',
         'NAME',

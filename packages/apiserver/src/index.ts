@@ -27,7 +27,14 @@ export {
   type APIServerProcess,
   type APIServerProcessOptions,
 } from './testing/apiserver-process';
-export { daemonBin, startDaemon, waitHTTPS, repoRoot, type DaemonProcess } from './testing/daemon-process';
+export {
+  daemonBin,
+  keepLogs,
+  startDaemon,
+  waitHTTPS,
+  repoRoot,
+  type DaemonProcess,
+} from './testing/daemon-process';
 export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './storage/testing/etcd-cluster';
 export { freePort } from './storage/testing/free-port';
 export { eventually } from './testing/eventually';

@@ -107,6 +107,7 @@ export {
 } from './leaderelection/LeaderElectionRecord';
 export { type LockConfig, type LockState, type ResourceLock } from './leaderelection/ResourceLock';
 export { LeaseLock } from './leaderelection/LeaseLock';
+export { leaderElectionClient } from './leaderelection/leaderElectionClient';
 export { AnnotationLock } from './leaderelection/AnnotationLock';
 export { MultiLock } from './leaderelection/MultiLock';
 export { newResourceLock, type ResourceLockType, resourceLockTypes } from './leaderelection/newResourceLock';

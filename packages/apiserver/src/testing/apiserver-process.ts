@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureClusterPKI, type ClusterPKI } from '@orch/component-base';
-import { daemonBin, startDaemon, waitHTTPS, type DaemonProcess } from './daemon-process';
+import { daemonBin, keepLogs, startDaemon, waitHTTPS, type DaemonProcess } from './daemon-process';
 import { freePort } from '../storage/testing/free-port';
 
 export interface APIServerProcess {
@@ -78,6 +78,7 @@ export async function startAPIServerProcess(
     },
     async destroy() {
       await handle.process.stop();
+      keepLogs(join(dataDir, 'logs'));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** The repository root (this file is packages/apiserver/{src,dist}/testing/). */
 export const repoRoot = resolve(__dirname, '..', '..', '..', '..');
@@ -27,16 +27,37 @@ export function startDaemon(name: string, bin: string, args: string[], logDir: s
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let stopping = false;
+  const exited = new Promise<number | null>((r) =>
+    child.once('exit', (code, signal) => {
+      // a daemon that ends on its own is worth seeing in the test output: its log goes with the test
+      if (!stopping) out.end(() => reportExit(name, code, signal, log));
+      r(code);
+    }),
+  );
   return {
     name,
     child,
     log,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
+}
+
+/** Prints the end of the log of a daemon that exited without being stopped. */
+function reportExit(name: string, code: number | null, signal: NodeJS.Signals | null, log: string): void {
+  let tail = '';
+  try {
+    tail = readFileSync(log, 'utf8').split('\n').slice(-30).join('\n');
+  } catch {
+    // the log directory was removed with its test
+  }
+  process.stderr.write(
+    `${name} exited on its own (${signal ?? `code ${code}`}); the end of its log:\n${tail}\n`,
+  );
 }
 
 /** Polls an HTTPS URL until it answers 200 (client certificate auth), or throws after `timeoutMs`. */
@@ -61,4 +82,14 @@ export async function waitHTTPS(
     if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Copies a log directory that is about to be removed to `$ORCH_E2E_KEEP_LOGS/<parent dir name>`
+ * when that variable names a directory, so a failed run's daemon logs can be read afterwards.
+ */
+export function keepLogs(logDir: string): void {
+  const keep = process.env.ORCH_E2E_KEEP_LOGS;
+  if (!keep || !existsSync(logDir)) return;
+  cpSync(logDir, join(keep, basename(dirname(logDir))), { recursive: true });
 }

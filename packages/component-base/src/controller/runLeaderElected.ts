@@ -1,6 +1,7 @@
 import {
   defaultIdentity,
   LeaderElector,
+  leaderElectionClient,
   newResourceLock,
   type ResourceLockType,
   type RestClient,
@@ -13,7 +14,7 @@ import type { ControllerLogger } from './ControllerContext';
 export interface LeaderElectedOptions {
   /** The daemon's flags (--leader-elect and the --leader-elect-* lock settings). */
   flags: ParsedFlags;
-  /** The client the lock is read and written with. */
+  /** The daemon's client; the lock is read and written through a leader-election copy of it. */
   client: RestClient;
   /** The component name recorded by the elector. */
   name: string;
@@ -38,7 +39,7 @@ export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | un
     opts.start();
     return undefined;
   }
-  const lock = newResourceLock(le.resourceLock as ResourceLockType, opts.client, {
+  const lock = newResourceLock(le.resourceLock as ResourceLockType, leaderElectionClient(opts.client), {
     namespace: le.resourceNamespace,
     name: le.resourceName,
     identity: defaultIdentity(),

@@ -6,6 +6,7 @@ import {
   EventBroadcaster,
   eventSinkFor,
   LeaderElector,
+  leaderElectionClient,
   newResourceLock,
   resourceLockTypes,
   RestClient,
@@ -99,7 +100,7 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   } else {
     if (!(resourceLockTypes as readonly string[]).includes(le.resourceLock))
       throw new Error(`--leader-elect-resource-lock: unknown lock type "${le.resourceLock}"`);
-    const lock = newResourceLock(le.resourceLock as ResourceLockType, rest, {
+    const lock = newResourceLock(le.resourceLock as ResourceLockType, leaderElectionClient(rest), {
       namespace: le.resourceNamespace,
       name: le.resourceName,
       identity,
