@@ -331,10 +331,12 @@ export class GenericStore {
     if (!m.name && m.generateName) m.name = generateName(m.generateName);
     const now = new Date();
     this.strategy.compiled.default(obj);
+    // the writer manages what it sent and its defaults, not what admission and the strategy add
+    // (a pod's service account, tolerations and priority), as in Kubernetes' create handler
+    this.recordUpdate(undefined, obj, scope, options, '', now);
     const attributes = this.attributes('CREATE', scope, obj, undefined, '');
     await this.admission.admit(attributes);
     this.strategy.prepareForCreate(obj, now, scope.user);
-    this.recordUpdate(undefined, obj, scope, options, '', now);
     const errors = this.strategy.validate(obj);
     if (errors.length) throw this.invalid(m.name ?? '', errors);
     await this.admission.validate(attributes);
