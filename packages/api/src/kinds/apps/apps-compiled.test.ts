@@ -92,7 +92,7 @@ describe('apps/v1 through the compiled kind', () => {
     };
     compileKind(DaemonSetKind).default(ds);
     expect(ds.spec).toMatchObject({
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
       revisionHistoryLimit: 10,
     });
     expect(compileKind(DaemonSetKind).validate(ds)).toEqual([]);
@@ -111,8 +111,77 @@ describe('apps/v1 through the compiled kind', () => {
       podManagementPolicy: 'OrderedReady',
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
       revisionHistoryLimit: 10,
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
     });
+    expect(sts.spec!.updateStrategy!.rollingUpdate!.maxUnavailable).toBeUndefined();
+    expect(sts.spec!.ordinals).toBeUndefined();
+    expect(sts.spec!.minReadySeconds).toBeUndefined();
     expect(compileKind(StatefulSetKind).validate(sts)).toEqual([]);
+  });
+
+  it('accepts a surging DaemonSet update and reports its rolling update rules once', () => {
+    const compiled = compileKind(DaemonSetKind);
+    const ds = (rollingUpdate: object): DaemonSet => {
+      const obj: DaemonSet = {
+        metadata: { name: 'agent', namespace: 'default' },
+        spec: {
+          selector: { matchLabels: { app: 'agent' } },
+          template: podTemplate({ app: 'agent' }),
+          updateStrategy: { rollingUpdate },
+        },
+      };
+      compiled.default(obj);
+      return obj;
+    };
+    const surge = ds({ maxUnavailable: 0, maxSurge: '10%' });
+    expect(surge.spec!.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 0, maxSurge: '10%' },
+    });
+    expect(compiled.validate(surge)).toEqual([]);
+    // maxSurge alone meets maxUnavailable's default of 1.
+    expect(compiled.validate(ds({ maxSurge: 1 })).map(errorMessage)).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+    ]);
+    expect(compiled.validate(ds({ maxUnavailable: 0 })).map(errorMessage)).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    ]);
+    // An OnDelete strategy carries no rolling update rules.
+    const onDelete = ds({});
+    onDelete.spec!.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } };
+    expect(compiled.validate(onDelete)).toEqual([]);
+  });
+
+  it('validates the StatefulSet claim retention policy, ordinals and maxUnavailable', () => {
+    const compiled = compileKind(StatefulSetKind);
+    const sts: StatefulSet = {
+      metadata: { name: 'db', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { app: 'db' } },
+        template: podTemplate({ app: 'db' }),
+        minReadySeconds: 5,
+        ordinals: { start: 1 },
+        persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete' },
+        updateStrategy: { rollingUpdate: { maxUnavailable: '50%' } },
+      },
+    };
+    compiled.default(sts);
+    expect(sts.spec).toMatchObject({
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: '50%' } },
+      ordinals: { start: 1 },
+      minReadySeconds: 5,
+    });
+    expect(compiled.validate(sts)).toEqual([]);
+    const bad = structuredClone(sts);
+    bad.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Orphan' };
+    bad.spec!.updateStrategy!.rollingUpdate!.maxUnavailable = 0;
+    bad.spec!.ordinals = { start: -1 };
+    expect(compiled.validate(bad).map(errorMessage)).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
+      'spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "Orphan": supported values: "Retain", "Delete"',
+      'spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0',
+    ]);
   });
 });
 
@@ -128,8 +197,23 @@ describe('StatefulSet updates', () => {
     next.spec!.selector = { matchLabels: { app: 'db', tier: 'x' } };
     next.spec!.replicas = 3;
     expect(compiled.validateUpdate(next, old).map(errorMessage)).toEqual([
-      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ]);
+  });
+
+  it('accept changes of minReadySeconds, ordinals and the claim retention policy', () => {
+    const compiled = compileKind(StatefulSetKind);
+    const old: StatefulSet = {
+      metadata: { name: 'db', namespace: 'default', resourceVersion: '1' },
+      spec: { selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db' }) },
+    };
+    compiled.default(old);
+    const next = structuredClone(old);
+    next.spec!.minReadySeconds = 30;
+    next.spec!.ordinals = { start: 5 };
+    next.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Delete' };
+    next.spec!.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 1, maxUnavailable: 2 } };
+    expect(compiled.validateUpdate(next, old)).toEqual([]);
   });
 });
 

@@ -16,8 +16,12 @@ import {
   ReplicaSetKind,
   ReplicaSetSpecSchema,
   ReplicaSetStatusSchema,
+  RollingUpdateDaemonSetSchema,
   RollingUpdateDeploymentSchema,
+  RollingUpdateStatefulSetStrategySchema,
   StatefulSetKind,
+  StatefulSetOrdinalsSchema,
+  StatefulSetPersistentVolumeClaimRetentionPolicySchema,
   StatefulSetSpecSchema,
   StatefulSetStatusSchema,
   StatefulSetUpdateStrategySchema,
@@ -158,7 +162,17 @@ describe('apps/v1 declarations', () => {
       podManagementPolicy: 6,
       updateStrategy: 7,
       revisionHistoryLimit: 8,
+      minReadySeconds: 9,
+      persistentVolumeClaimRetentionPolicy: 10,
+      ordinals: 11,
     });
+    expect(protos(RollingUpdateStatefulSetStrategySchema)).toEqual({ partition: 1, maxUnavailable: 2 });
+    expect(protos(StatefulSetPersistentVolumeClaimRetentionPolicySchema)).toEqual({
+      whenDeleted: 1,
+      whenScaled: 2,
+    });
+    expect(protos(StatefulSetOrdinalsSchema)).toEqual({ start: 1 });
+    expect(protos(RollingUpdateDaemonSetSchema)).toEqual({ maxUnavailable: 1, maxSurge: 2 });
     expect(protos(StatefulSetStatusSchema)).toEqual({
       observedGeneration: 1,
       replicas: 2,
@@ -169,6 +183,7 @@ describe('apps/v1 declarations', () => {
       updateRevision: 7,
       collisionCount: 9,
       conditions: 10,
+      availableReplicas: 11,
     });
     expect(protos(ControllerRevisionSchema)).toMatchObject({ metadata: 1, data: 2, revision: 3 });
     expect(node(ControllerRevisionSchema, 'revision')[OrchKeyword.protoType]).toBe('int64');
@@ -335,24 +350,74 @@ describe('ReplicaSet', () => {
 });
 
 describe('DaemonSet', () => {
-  it('defaults a rolling update with maxUnavailable 1 and history 10', () => {
+  it('defaults a rolling update with maxUnavailable 1, maxSurge 0 and history 10', () => {
     expect(node(DaemonSetSpecSchema, 'revisionHistoryLimit').default).toBe(10);
     expect(node(DaemonSetSpecSchema, 'updateStrategy').default).toEqual({});
     expect(defaulted(DaemonSetUpdateStrategySchema, {})).toEqual({
       type: 'RollingUpdate',
-      rollingUpdate: { maxUnavailable: 1 },
+      rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+    });
+    // Each value is defaulted alone (pointer semantics): an explicit 0 or percentage is kept.
+    expect(defaulted(DaemonSetUpdateStrategySchema, { rollingUpdate: { maxUnavailable: 0 } })).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 0, maxSurge: 0 },
+    });
+    expect(defaulted(DaemonSetUpdateStrategySchema, { rollingUpdate: { maxSurge: '10%' } })).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 1, maxSurge: '10%' },
     });
     expect(defaulted(DaemonSetUpdateStrategySchema, { type: 'OnDelete' })).toEqual({ type: 'OnDelete' });
   });
 
-  it('validates with Kubernetes messages', () => {
+  it('validates the rolling update with Kubernetes messages: exactly one of maxUnavailable and maxSurge', () => {
+    const ru = (value: object) =>
+      run(
+        DaemonSetUpdateStrategySchema,
+        { type: 'RollingUpdate', rollingUpdate: value },
+        'spec.updateStrategy',
+      );
+    expect(ru({ maxUnavailable: 1, maxSurge: 0 })).toEqual([]);
+    expect(ru({ maxUnavailable: 0, maxSurge: 1 })).toEqual([]);
+    expect(ru({ maxUnavailable: '0%', maxSurge: '20%' })).toEqual([]);
+    expect(ru({ maxUnavailable: '100%', maxSurge: 0 })).toEqual([]);
+    expect(ru({ maxUnavailable: 0, maxSurge: 0 })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    ]);
+    expect(ru({ maxUnavailable: '0%', maxSurge: '0%' })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    ]);
+    expect(ru({ maxUnavailable: 1, maxSurge: '10%' })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "10%": may not be set when maxUnavailable is non-zero',
+    ]);
+    expect(ru({ maxUnavailable: 0, maxSurge: '110%' })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "110%": must not be greater than 100%',
+    ]);
+    expect(ru({ maxUnavailable: 0, maxSurge: -1 })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0',
+    ]);
+    expect(ru({ maxUnavailable: -1, maxSurge: 1 })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+    ]);
+    // A string that is not a percentage counts as its integer value only when it is one (Go's Atoi).
+    expect(ru({ maxUnavailable: '5x', maxSurge: 0 })).toEqual([
+      expect.stringMatching(
+        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "5x": a valid percent string must be/,
+      ),
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    ]);
+    // Without a rolling update strategy the values are not checked.
     expect(
       run(
-        node(DaemonSetUpdateStrategySchema, 'rollingUpdate') as unknown as TSchema,
-        { maxUnavailable: 0 },
-        'r',
+        DaemonSetUpdateStrategySchema,
+        { type: 'OnDelete', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } },
+        'spec.updateStrategy',
       ),
-    ).toEqual(['r.maxUnavailable: Invalid value: 0: cannot be 0']);
+    ).toEqual([]);
+    expect(structHooks(RollingUpdateDaemonSetSchema)).toBeUndefined();
+  });
+
+  it('validates the spec with Kubernetes messages', () => {
     const spec = {
       selector: { matchLabels: { app: 'agent' } },
       template: { ...template({ app: 'agent' }), spec: { activeDeadlineSeconds: 3, containers: [] } },
@@ -443,11 +508,112 @@ describe('StatefulSet', () => {
     };
     expect(StatefulSetKind.validateUpdate!({ ...old, spec: { ...old.spec!, replicas: 5 } }, old)).toEqual([]);
     expect(
-      StatefulSetKind.validateUpdate!({ ...old, spec: { ...old.spec!, serviceName: 'other' } }, old).map(
-        (e) => errorMessage(e as FieldError),
+      StatefulSetKind.validateUpdate!(
+        {
+          ...old,
+          spec: {
+            ...old.spec!,
+            minReadySeconds: 10,
+            ordinals: { start: 3 },
+            persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
+          },
+        },
+        old,
+      ),
+    ).toEqual([]);
+    const forbidden =
+      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+    for (const change of [
+      { serviceName: 'other' },
+      { revisionHistoryLimit: 3 },
+      { podManagementPolicy: 'Parallel' },
+    ]) {
+      expect(
+        StatefulSetKind.validateUpdate!({ ...old, spec: { ...old.spec!, ...change } }, old).map((e) =>
+          errorMessage(e as FieldError),
+        ),
+      ).toEqual([forbidden]);
+    }
+  });
+
+  it('defaults the claim retention policy to Retain and leaves ordinals and maxUnavailable unset', () => {
+    expect(node(StatefulSetSpecSchema, 'persistentVolumeClaimRetentionPolicy').default).toEqual({});
+    expect(node(StatefulSetSpecSchema, 'ordinals').default).toBeUndefined();
+    expect(node(StatefulSetSpecSchema, 'minReadySeconds').default).toBeUndefined();
+    expect(defaulted(StatefulSetPersistentVolumeClaimRetentionPolicySchema, {})).toEqual({
+      whenDeleted: 'Retain',
+      whenScaled: 'Retain',
+    });
+    expect(
+      defaulted(StatefulSetPersistentVolumeClaimRetentionPolicySchema, {
+        whenDeleted: 'Delete',
+        whenScaled: '',
+      }),
+    ).toEqual({ whenDeleted: 'Delete', whenScaled: 'Retain' });
+    // maxUnavailable's default of 1 belongs to the MaxUnavailableStatefulSet feature, off in 1.29.
+    expect(
+      defaulted(StatefulSetUpdateStrategySchema, {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: 2 },
+      }),
+    ).toEqual({ type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 2 } });
+    // A rolling update given without a type is kept.
+    expect(defaulted(StatefulSetUpdateStrategySchema, { rollingUpdate: { partition: 2 } })).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 2 },
+    });
+  });
+
+  it('validates the new spec fields with Kubernetes messages', () => {
+    const spec = {
+      serviceName: 'db',
+      replicas: 3,
+      podManagementPolicy: 'OrderedReady',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+      selector: { matchLabels: { app: 'db' } },
+      template: template({ app: 'db' }),
+    };
+    expect(run(StatefulSetSpecSchema, spec, 'spec')).toEqual([]);
+    expect(
+      run(
+        StatefulSetSpecSchema,
+        {
+          ...spec,
+          minReadySeconds: -1,
+          ordinals: { start: -2 },
+          persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep', whenScaled: 'Delete' },
+        },
+        'spec',
       ),
     ).toEqual([
-      "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+      'spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"',
+      'spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0',
+      'spec.ordinals.start: Invalid value: -2: must be greater than or equal to 0',
+    ]);
+    const ru = (rollingUpdate: object) =>
+      run(
+        StatefulSetSpecSchema,
+        { ...spec, updateStrategy: { type: 'RollingUpdate', rollingUpdate } },
+        'spec',
+      );
+    expect(ru({ partition: 0, maxUnavailable: 2 })).toEqual([]);
+    expect(ru({ partition: 0, maxUnavailable: '50%' })).toEqual([]);
+    expect(ru({ partition: 0, maxUnavailable: 0 })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
+    ]);
+    expect(ru({ partition: -1, maxUnavailable: '120%' })).toEqual([
+      'spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+    ]);
+    expect(ru({ maxUnavailable: -1 })).toEqual([
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
+    ]);
+    expect(ru({ maxUnavailable: 'half' })).toEqual([
+      expect.stringMatching(
+        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "half": a valid percent string must be/,
+      ),
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "half": cannot be 0',
     ]);
   });
 

@@ -39,26 +39,45 @@ const rollingUpdateDaemonSetFields = {
   maxUnavailable: intOrString({
     proto: 1,
     description:
-      'Daemon pods that may be unavailable during the update, as a count or a percentage; not 0. 1 by default.',
+      'Daemon pods that may be unavailable during the update, as a count or a percentage (rounded up); 0 only when maxSurge is not. 1 by default.',
+  }),
+  maxSurge: intOrString({
+    proto: 2,
+    description:
+      'Nodes that may run an updated daemon pod beside the old one during the update, as a count or a percentage (rounded up, at least 1); 0 only when maxUnavailable is not. 0 by default.',
   }),
 };
 type RollingUpdateDaemonSetValue = Static<StructSchema<typeof rollingUpdateDaemonSetFields>>;
 
+/** Validated with the strategy, only when its type is RollingUpdate (as Kubernetes does). */
 export const RollingUpdateDaemonSetSchema = struct(
   'io.k8s.api.apps.v1.RollingUpdateDaemonSet',
   rollingUpdateDaemonSetFields,
-  {
-    validate: (ru, path) => validateRollingUpdateDaemonSet(ru, path),
-  },
 );
 
-/** Kubernetes' ValidateRollingUpdateDaemonSet. */
+/**
+ * Kubernetes' ValidateRollingUpdateDaemonSet: both values are counts or percentages up to 100%, and
+ * exactly one of them is not 0 (a surge replaces pods on a node before the old one goes, an
+ * unavailability stops old pods first; the two cannot be combined).
+ */
 function validateRollingUpdateDaemonSet(ru: RollingUpdateDaemonSetValue, path: string): FieldError[] {
   const maxUnavailable = ru.maxUnavailable ?? 0;
-  const at = child(path, 'maxUnavailable');
-  const errors = validatePositiveIntOrPercent(maxUnavailable, at);
-  if (intOrPercentValue(maxUnavailable) === 0) errors.push(invalid(at, maxUnavailable, 'cannot be 0'));
-  errors.push(...validateNotMoreThan100Percent(maxUnavailable, at));
+  const maxSurge = ru.maxSurge ?? 0;
+  const unavailablePath = child(path, 'maxUnavailable');
+  const surgePath = child(path, 'maxSurge');
+  const errors = [
+    ...validatePositiveIntOrPercent(maxUnavailable, unavailablePath),
+    ...validatePositiveIntOrPercent(maxSurge, surgePath),
+    ...validateNotMoreThan100Percent(maxUnavailable, unavailablePath),
+    ...validateNotMoreThan100Percent(maxSurge, surgePath),
+  ];
+  const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
+  const hasSurge = intOrPercentValue(maxSurge) !== 0;
+  if (hasUnavailable && hasSurge) {
+    errors.push(invalid(surgePath, maxSurge, 'may not be set when maxUnavailable is non-zero'));
+  } else if (!hasUnavailable && !hasSurge) {
+    errors.push(requiredError(unavailablePath, 'cannot be 0 when maxSurge is 0'));
+  }
   return errors;
 }
 
@@ -83,6 +102,7 @@ export const DaemonSetUpdateStrategySchema = struct(
       if (strategy.type !== 'RollingUpdate') return;
       strategy.rollingUpdate ??= {};
       strategy.rollingUpdate.maxUnavailable ??= 1;
+      strategy.rollingUpdate.maxSurge ??= 0;
     },
     validate: (strategy, path) => validateDaemonSetUpdateStrategy(strategy, path),
   },

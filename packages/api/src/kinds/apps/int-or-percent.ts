@@ -16,13 +16,15 @@ export function percentValue(value: IntOrString): number | undefined {
   return Number.parseInt(value.slice(0, -1), 10);
 }
 
-/** The number an IntOrString holds: the integer, the percentage, or 0 when a string is not a number. */
+/**
+ * The number an IntOrString holds (Kubernetes' getIntOrPercentValue): the integer, the percentage, a
+ * string that is a whole integer (Go's strconv.Atoi), or 0 for any other string.
+ */
 export function intOrPercentValue(value: IntOrString): number {
   if (typeof value === 'number') return value;
   const percent = percentValue(value);
   if (percent !== undefined) return percent;
-  const n = Number.parseInt(value, 10);
-  return Number.isNaN(n) ? 0 : n;
+  return /^[+-]?\d+$/.test(value) ? Number.parseInt(value, 10) : 0;
 }
 
 /** Kubernetes' ValidatePositiveIntOrPercent: a non-negative integer or a valid percent string. */

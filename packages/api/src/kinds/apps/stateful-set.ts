@@ -1,6 +1,16 @@
 import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
-import { field, int32, int64, list, required, str, struct, type StructSchema } from '../../schema/fields';
+import {
+  field,
+  int32,
+  int64,
+  intOrString,
+  list,
+  required,
+  str,
+  struct,
+  type StructSchema,
+} from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
 import { nameIsDNSLabel } from '../../util/names';
@@ -9,13 +19,19 @@ import {
   child,
   forbidden,
   invalid,
+  notSupported,
   required as requiredError,
   type FieldError,
 } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
-import { validateNonnegative } from './int-or-percent';
+import {
+  intOrPercentValue,
+  validateNonnegative,
+  validateNotMoreThan100Percent,
+  validatePositiveIntOrPercent,
+} from './int-or-percent';
 import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-rules';
 import { workloadCondition } from './workload-condition';
 import { containerColumns } from './workload-columns';
@@ -25,15 +41,41 @@ export const validateStatefulSetName: NameValidator = nameIsDNSLabel;
 
 export const PodManagementPolicies = ['OrderedReady', 'Parallel'] as const;
 
+const rollingUpdateStatefulSetStrategyFields = {
+  partition: int32({
+    proto: 1,
+    description: 'Pods with an ordinal at or above the partition are updated; 0 by default.',
+  }),
+  maxUnavailable: intOrString({
+    proto: 2,
+    description:
+      'Pods that may be unavailable during the update, as a count or a percentage (rounded up); not 0. Honoured only with the MaxUnavailableStatefulSet feature (alpha).',
+  }),
+};
+type RollingUpdateStatefulSetStrategyValue = Static<
+  StructSchema<typeof rollingUpdateStatefulSetStrategyFields>
+>;
+
 export const RollingUpdateStatefulSetStrategySchema = struct(
   'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy',
-  {
-    partition: int32({
-      proto: 1,
-      description: 'Pods with an ordinal at or above the partition are updated; 0 by default.',
-    }),
-  },
+  rollingUpdateStatefulSetStrategyFields,
 );
+
+/** Kubernetes' validateRollingUpdateStatefulSet (checked only when the strategy type is RollingUpdate). */
+function validateRollingUpdateStatefulSet(
+  ru: RollingUpdateStatefulSetStrategyValue,
+  path: string,
+): FieldError[] {
+  const errors = validateNonnegative(ru.partition, child(path, 'partition'));
+  const maxUnavailable = ru.maxUnavailable;
+  if (maxUnavailable !== undefined) {
+    const at = child(path, 'maxUnavailable');
+    errors.push(...validatePositiveIntOrPercent(maxUnavailable, at));
+    if (intOrPercentValue(maxUnavailable) === 0) errors.push(invalid(at, maxUnavailable, 'cannot be 0'));
+    errors.push(...validateNotMoreThan100Percent(maxUnavailable, at));
+  }
+  return errors;
+}
 
 const statefulSetUpdateStrategyFields = {
   type: str({ proto: 1, description: 'RollingUpdate or OnDelete. RollingUpdate by default.' }),
@@ -50,14 +92,68 @@ export const StatefulSetUpdateStrategySchema = struct(
   { defaults: (strategy) => defaultStatefulSetUpdateStrategy(strategy) },
 );
 
-/** Kubernetes' SetDefaults_StatefulSet for the update strategy: a rolling update with partition 0. */
+/**
+ * Kubernetes' SetDefaults_StatefulSet for the update strategy: a rolling update with partition 0 (a
+ * rollingUpdate given without a type is kept). maxUnavailable is not defaulted: its default of 1
+ * belongs to the MaxUnavailableStatefulSet feature, alpha and off in 1.29.
+ */
 function defaultStatefulSetUpdateStrategy(strategy: StatefulSetUpdateStrategyValue): void {
   if (!strategy.type) {
     strategy.type = 'RollingUpdate';
-    strategy.rollingUpdate = {};
+    strategy.rollingUpdate ??= {};
   }
   if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) strategy.rollingUpdate.partition ??= 0;
 }
+
+export const PersistentVolumeClaimRetentionPolicyTypes = ['Retain', 'Delete'] as const;
+
+const retentionPolicyFields = {
+  whenDeleted: str({
+    proto: 1,
+    description:
+      'What happens to the claims of volumeClaimTemplates when the stateful set is deleted: Retain (kept) or Delete. Retain by default.',
+  }),
+  whenScaled: str({
+    proto: 2,
+    description:
+      'What happens to the claims of the pods removed by a scale down: Retain (kept) or Delete. Retain by default.',
+  }),
+};
+type RetentionPolicyValue = Static<StructSchema<typeof retentionPolicyFields>>;
+
+export const StatefulSetPersistentVolumeClaimRetentionPolicySchema = struct(
+  'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
+  retentionPolicyFields,
+  {
+    // Kubernetes' SetDefaults_StatefulSet (StatefulSetAutoDeletePVC, beta and on in 1.29): an empty
+    // policy, as a missing one, retains the claims.
+    defaults: (policy) => {
+      if (!policy.whenDeleted) policy.whenDeleted = 'Retain';
+      if (!policy.whenScaled) policy.whenScaled = 'Retain';
+    },
+  },
+);
+
+/** Kubernetes' ValidatePersistentVolumeClaimRetentionPolicy. */
+function validateRetentionPolicy(policy: RetentionPolicyValue | undefined, path: string): FieldError[] {
+  if (!policy) return [];
+  const errors: FieldError[] = [];
+  for (const name of ['whenDeleted', 'whenScaled'] as const) {
+    const value = policy[name] ?? '';
+    if (!(PersistentVolumeClaimRetentionPolicyTypes as readonly string[]).includes(value)) {
+      errors.push(notSupported(child(path, name), value, PersistentVolumeClaimRetentionPolicyTypes));
+    }
+  }
+  return errors;
+}
+
+export const StatefulSetOrdinalsSchema = struct('io.k8s.api.apps.v1.StatefulSetOrdinals', {
+  start: int32({
+    proto: 1,
+    description:
+      'Index of the first replica: pods are numbered from start to start + replicas - 1. 0 when unset.',
+  }),
+});
 
 const statefulSetSpecFields = {
   replicas: int32({ proto: 1, default: 1, description: 'Desired number of pods; 1 by default.' }),
@@ -96,6 +192,20 @@ const statefulSetSpecFields = {
     default: 10,
     description: 'Revisions kept in history; 10 by default.',
   }),
+  minReadySeconds: int32({
+    proto: 9,
+    description:
+      'Seconds a new pod must be ready without any container crashing to count as available. 0 by default.',
+  }),
+  persistentVolumeClaimRetentionPolicy: field(StatefulSetPersistentVolumeClaimRetentionPolicySchema, {
+    proto: 10,
+    default: {},
+    description: 'Whether the claims of volumeClaimTemplates are deleted with the set or on scale down.',
+  }),
+  ordinals: field(StatefulSetOrdinalsSchema, {
+    proto: 11,
+    description: 'Numbering of the replicas; from 0 by default.',
+  }),
 };
 type StatefulSetSpecValue = Static<StructSchema<typeof statefulSetSpecFields>>;
 
@@ -129,18 +239,25 @@ function validateStatefulSetSpec(spec: StatefulSetSpecValue, path: string): Fiel
       }
       break;
     case 'RollingUpdate':
-      errors.push(
-        ...validateNonnegative(
-          strategy.rollingUpdate?.partition,
-          child(child(strategyPath, 'rollingUpdate'), 'partition'),
-        ),
-      );
+      if (strategy.rollingUpdate) {
+        errors.push(
+          ...validateRollingUpdateStatefulSet(strategy.rollingUpdate, child(strategyPath, 'rollingUpdate')),
+        );
+      }
       break;
     default:
       errors.push(invalid(strategyPath, strategy, "must be 'RollingUpdate' or 'OnDelete'"));
   }
-  errors.push(...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')));
+  errors.push(
+    ...validateRetentionPolicy(
+      spec.persistentVolumeClaimRetentionPolicy,
+      child(path, 'persistentVolumeClaimRetentionPolicy'),
+    ),
+  );
   errors.push(...validateNonnegative(spec.replicas, child(path, 'replicas')));
+  errors.push(...validateNonnegative(spec.minReadySeconds, child(path, 'minReadySeconds')));
+  errors.push(...validateNonnegative(spec.revisionHistoryLimit, child(path, 'revisionHistoryLimit')));
+  if (spec.ordinals) errors.push(...validateNonnegative(spec.ordinals.start, child(path, 'ordinals.start')));
   errors.push(...validateSelectorNotEmpty(spec.selector, child(path, 'selector'), 'statefulset'));
   errors.push(...validateWorkloadTemplate(spec, path, 'StatefulSet'));
   return errors;
@@ -172,6 +289,7 @@ export const StatefulSetStatusSchema = struct('io.k8s.api.apps.v1.StatefulSetSta
     patchStrategy: 'merge',
     description: 'Latest observations of the stateful set state.',
   }),
+  availableReplicas: int32({ proto: 11, description: 'Pods ready for at least minReadySeconds.' }),
 });
 
 export const StatefulSetSchema = struct('io.k8s.api.apps.v1.StatefulSet', {
@@ -186,13 +304,19 @@ export const StatefulSetSchema = struct('io.k8s.api.apps.v1.StatefulSet', {
 });
 export type StatefulSet = Static<typeof StatefulSetSchema>;
 
-/** Kubernetes' ValidateStatefulSetUpdate: only replicas, template and updateStrategy may change. */
+/**
+ * Kubernetes' ValidateStatefulSetUpdate: only replicas, ordinals, template, updateStrategy,
+ * persistentVolumeClaimRetentionPolicy and minReadySeconds may change.
+ */
 function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] {
   const fixed = (s: StatefulSet) => {
     const {
       replicas: _r,
+      ordinals: _o,
       template: _t,
       updateStrategy: _u,
+      persistentVolumeClaimRetentionPolicy: _p,
+      minReadySeconds: _m,
       ...rest
     } = s.spec ?? ({} as NonNullable<StatefulSet['spec']>);
     return rest;
@@ -201,7 +325,7 @@ function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): FieldErr
   return [
     forbidden(
       'spec',
-      "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ),
   ];
 }
