@@ -171,6 +171,54 @@ describe('GenericStore: updates over the decoded objects lists and watches share
   });
 });
 
+describe('GenericStore: objects stored without a field that has a default', () => {
+  let s: TestAPIServer;
+  const jobs = '/apis/batch/v1/namespaces/default/jobs';
+  const req = (url: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
+    httpsRequest(s.url + url, { ca: s.ca, ...options });
+
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+  });
+  afterAll(() => s.close());
+
+  it('read back with the default, so updates do not trip over the immutable field', async () => {
+    const created = await req(jobs, {
+      method: 'POST',
+      body: {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'old' },
+        spec: {
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    // rewritten as an earlier version stored it: without completionMode and suspend
+    const storage = s.server.storeFor(s.server.mapper.forResource('batch', 'v1', 'jobs')!).storage;
+    const key = '/registry/batch/jobs/default/old';
+    const kv = (await storage.get(key))!;
+    const stored = JSON.parse(kv.value.toString());
+    delete stored.spec.completionMode;
+    delete stored.spec.suspend;
+    await storage.update(key, Buffer.from(JSON.stringify(stored)), kv.modRevision);
+    const got = (await req(`${jobs}/old`)).json;
+    expect(got.spec).toMatchObject({ completionMode: 'NonIndexed', suspend: false });
+    const listed = (await req(jobs)).json.items.find(
+      (j: { metadata: { name: string } }) => j.metadata.name === 'old',
+    );
+    expect(listed.spec.completionMode).toBe('NonIndexed');
+    const labelled = await req(`${jobs}/old`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { seen: 'yes' } } }),
+    });
+    expect(labelled.status).toBe(200);
+    expect(labelled.json.metadata.labels.seen).toBe('yes');
+  });
+});
+
 describe('jsonEqual', () => {
   it('compares JSON values deeply, ignoring key order and keys holding undefined', () => {
     expect(jsonEqual({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);

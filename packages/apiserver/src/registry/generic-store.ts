@@ -113,9 +113,14 @@ export class GenericStore {
     );
   }
 
-  /** Decodes a stored value into the object served at `apiVersion`. */
+  /**
+   * Decodes a stored value into the object served at `apiVersion`, with the kind's defaults applied
+   * as Kubernetes' storage decoder applies them: an object stored before a field with a default
+   * existed reads as if it had been written with it (and an update cannot trip over its absence).
+   */
   decode(kv: { value: Buffer; modRevision: number }, apiVersion: string): ApiObject {
     const obj = JSON.parse(kv.value.toString('utf8')) as ApiObject;
+    this.strategy.compiled.default(obj);
     obj.apiVersion = apiVersion;
     obj.kind = this.declaration.kind;
     obj.metadata.resourceVersion = String(kv.modRevision);
