@@ -14,6 +14,9 @@ export type FieldErrorType =
   | 'InternalError'
   | 'FieldValueTypeInvalid';
 
+/** A bad value left out of the message (Kubernetes' field.OmitValueType): `Invalid value: detail`. */
+export const OMIT_VALUE: unique symbol = Symbol('omit value');
+
 export interface FieldError {
   type: FieldErrorType;
   field: string;
@@ -127,6 +130,7 @@ export function errorBody(e: FieldError): string {
       return e.detail ? `${text}: ${e.detail}` : text;
     default: {
       let s = text;
+      if (e.badValue === OMIT_VALUE) return e.detail ? `${s}: ${e.detail}` : s;
       if (e.badValue !== undefined || e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported') {
         s += `: ${renderValue(e.badValue)}`;
       }

@@ -21,31 +21,55 @@ import {
   type TypedClient,
 } from '@orch/client';
 import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
-import { isPodActive, podFromTemplate } from '../controller/podUtil';
+import { isPodActive, isPodReady, podFromTemplate } from '../controller/podUtil';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { podsToDelete } from '../replicaset/rankPodsForDeletion';
 import { slowStartBatch } from '../replicaset/slowStartBatch';
 import {
+  activeIndexes,
+  countTerminatingPods,
+  ensureJobConditionStatus,
+  firstPendingIndexes,
+  formatIndexes,
+  isIndexedJob,
   isJobFinished,
+  isJobSuspended,
   JOB_BACKOFF_BASE_MS,
   JOB_BACKOFF_MAX_MS,
   jobBackoffDelay,
   jobComplete,
   newJobCondition,
+  onlyReplaceFailedPods,
   pastActiveDeadline,
   pastBackoffLimitOnFailure,
+  redundantIndexedPods,
+  setCompletionIndex,
+  succeededIndexes,
   wantActive,
 } from './jobLogic';
 
 export const JOB_GVK = { group: 'batch', version: 'v1', kind: 'Job' };
 
-/** The pod a Job creates from its template. */
-export function jobPodFromTemplate(job: Job): Pod {
-  return podFromTemplate(job, job.spec?.template, JOB_GVK);
+/** The pod a Job creates from its template; with an index, the pod of that completion index. */
+export function jobPodFromTemplate(job: Job, index?: number): Pod {
+  const pod = podFromTemplate(job, job.spec?.template, JOB_GVK);
+  return index === undefined ? pod : setCompletionIndex(pod, job.metadata?.name ?? '', index);
 }
 
-/** Runs Jobs' pods to completion: parallelism, completions, backoffLimit, activeDeadlineSeconds. */
+/**
+ * The counts a sync works from: succeeded pods (distinct succeeded indexes for Indexed jobs) and,
+ * for Indexed jobs, those indexes.
+ */
+interface Progress {
+  succeeded: number;
+  indexes?: number[];
+}
+
+/**
+ * Runs Jobs' pods to completion: parallelism, completions, completionMode Indexed, suspend,
+ * backoffLimit, activeDeadlineSeconds, podReplacementPolicy.
+ */
 export class JobController extends QueueController {
   readonly expectations: ControllerExpectations;
   private readonly jobLister: Lister<Job>;
@@ -131,16 +155,26 @@ export class JobController extends QueueController {
     }).claim(this.podLister.namespace(namespace).list());
     const activePods = pods.filter(isPodActive);
     let active = activePods.length;
-    const succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
+    const indexed = isIndexedJob(job);
+    const suspended = isJobSuspended(job);
+    const indexes = indexed ? succeededIndexes(job, pods) : undefined;
+    const progress: Progress = {
+      succeeded: indexes ? indexes.length : pods.filter((p) => p.status?.phase === 'Succeeded').length,
+      indexes,
+    };
+    const succeeded = progress.succeeded;
     let failed = pods.filter((p) => p.status?.phase === 'Failed').length;
+    const ready = activePods.filter(isPodReady).length;
+    // Kubernetes reports terminating pods when pod replacement policies are in use.
+    const terminating = job.spec?.podReplacementPolicy !== undefined ? countTerminatingPods(pods) : undefined;
     const status = structuredClone(job.status ?? {});
     const conditionCount = status.conditions?.length ?? 0;
     let changedStart = false;
-    if (!status.startTime) {
+    // A job created suspended gets its start time when it is first resumed.
+    if (!status.startTime && !suspended) {
       status.startTime = formatTime(now);
       changedStart = true;
-      const deadline = job.spec?.activeDeadlineSeconds;
-      if (deadline !== undefined) this.enqueueAfter(key, deadline * 1000);
+      this.requeueAtDeadline(job, key);
     }
     job.status = status;
     const parallelism = job.spec?.parallelism ?? 1;
@@ -157,6 +191,7 @@ export class JobController extends QueueController {
       failureMessage = 'Job was active longer than specified deadline';
     }
     let manageError: unknown;
+    let suspendChanged = false;
     // Pods created but not yet seen would escape the cleanup: fail once the cache has them (their
     // arrival requeues the job).
     if (failureReason && !needsSync) return false;
@@ -176,8 +211,16 @@ export class JobController extends QueueController {
       ];
       this.event(job, 'Warning', failureReason, failureMessage);
     } else {
+      let manageCalled = false;
       if (needsSync && !job.metadata?.deletionTimestamp) {
-        ({ active, error: manageError } = await this.manageJob(activePods, succeeded, job, key));
+        ({ active, error: manageError } = await this.manageJob(
+          activePods,
+          progress,
+          terminating ?? 0,
+          job,
+          key,
+        ));
+        manageCalled = true;
       }
       if (jobComplete(job, active, succeeded)) {
         if (job.spec?.completions !== undefined && succeeded > job.spec.completions) {
@@ -191,19 +234,59 @@ export class JobController extends QueueController {
         status.conditions = [...(status.conditions ?? []), newJobCondition('Complete', '', '', now)];
         status.completionTime = formatTime(now);
         this.event(job, 'Normal', 'Completed', 'Job completed');
+      } else if (manageCalled) {
+        // The Suspended condition follows spec.suspend once the pods were brought in line with it.
+        const ensured = suspended
+          ? ensureJobConditionStatus(
+              status.conditions ?? [],
+              'Suspended',
+              'True',
+              'JobSuspended',
+              'Job suspended',
+              now,
+            )
+          : ensureJobConditionStatus(
+              status.conditions ?? [],
+              'Suspended',
+              'False',
+              'JobResumed',
+              'Job resumed',
+              now,
+            );
+        if (ensured.changed) {
+          status.conditions = ensured.conditions;
+          suspendChanged = true;
+          if (suspended) {
+            this.event(job, 'Normal', 'Suspended', 'Job suspended');
+          } else {
+            this.event(job, 'Normal', 'Resumed', 'Job resumed');
+            // activeDeadlineSeconds counts the time the job is continuously active: it starts over.
+            status.startTime = formatTime(now);
+            this.requeueAtDeadline(job, key);
+          }
+        }
       }
     }
     let forget = (cached.status?.succeeded ?? 0) < succeeded;
+    const completedIndexes = indexes && indexes.length > 0 ? formatIndexes(indexes) : undefined;
     if (
       changedStart ||
+      suspendChanged ||
       (cached.status?.active ?? 0) !== active ||
       (cached.status?.succeeded ?? 0) !== succeeded ||
       (cached.status?.failed ?? 0) !== failed ||
+      cached.status?.ready !== ready ||
+      cached.status?.terminating !== terminating ||
+      cached.status?.completedIndexes !== completedIndexes ||
       (status.conditions?.length ?? 0) !== conditionCount
     ) {
       status.active = active;
       status.succeeded = succeeded;
       status.failed = failed;
+      status.ready = ready;
+      if (terminating !== undefined) status.terminating = terminating;
+      if (completedIndexes !== undefined) status.completedIndexes = completedIndexes;
+      else delete status.completedIndexes;
       await this.jobs.updateStatus({ ...job, status });
       if (newFailure && !isJobFinished({ ...job, status })) {
         throw new Error(`failed pod(s) detected for job key "${key}"`);
@@ -214,38 +297,75 @@ export class JobController extends QueueController {
     return forget;
   }
 
-  /** Creates or deletes pods so that the right number is active (manageJob). */
+  /** Requeues the job for when activeDeadlineSeconds runs out, counted from now. */
+  private requeueAtDeadline(job: Job, key: string): void {
+    const deadline = job.spec?.activeDeadlineSeconds;
+    if (deadline !== undefined) this.enqueueAfter(key, deadline * 1000);
+  }
+
+  /** Deletes pods, counting the expected deletions; returns how many went and the first error. */
+  private async deletePods(pods: Pod[], key: string): Promise<{ removed: number; error: unknown }> {
+    this.expectations.expectDeletions(key, pods.length);
+    let removed = 0;
+    let error: unknown;
+    await Promise.all(
+      pods.map(async (pod) => {
+        try {
+          await this.pods.delete(pod.metadata?.name ?? '', { namespace: pod.metadata?.namespace });
+          removed++;
+        } catch (err) {
+          this.expectations.deletionObserved(key);
+          if (!isNotFound(err)) error ??= err;
+        }
+      }),
+    );
+    return { removed, error };
+  }
+
+  /**
+   * Creates or deletes pods so that the right number is active (manageJob): none while suspended;
+   * for Indexed jobs one pod per pending index, lowest indexes first, and no second pod for an index.
+   */
   private async manageJob(
     activePods: Pod[],
-    succeeded: number,
+    progress: Progress,
+    terminating: number,
     job: Job,
     key: string,
   ): Promise<{ active: number; error: unknown }> {
-    let active = activePods.length;
-    const parallelism = job.spec?.parallelism ?? 1;
-    if (active > parallelism) {
-      const victims = podsToDelete(activePods, activePods, active - parallelism);
-      this.expectations.expectDeletions(key, victims.length);
-      let error: unknown;
-      await Promise.all(
-        victims.map(async (pod) => {
-          try {
-            await this.pods.delete(pod.metadata?.name ?? '', { namespace: pod.metadata?.namespace });
-            active--;
-          } catch (err) {
-            this.expectations.deletionObserved(key);
-            if (!isNotFound(err)) error ??= err;
-          }
-        }),
-      );
-      return { active, error };
+    const active = activePods.length;
+    if (isJobSuspended(job)) {
+      if (active === 0) return { active, error: undefined };
+      const { removed, error } = await this.deletePods(podsToDelete(activePods, activePods, active), key);
+      return { active: active - removed, error };
     }
-    const diff = wantActive(job, active, succeeded) - active;
+    const parallelism = job.spec?.parallelism ?? 1;
+    const indexed = progress.indexes !== undefined;
+    const redundant = indexed ? redundantIndexedPods(job, activePods, new Set(progress.indexes)) : [];
+    const rest = activePods.filter((p) => !redundant.includes(p));
+    const excess = Math.max(0, rest.length - parallelism);
+    const victims = [...redundant, ...(excess > 0 ? podsToDelete(rest, rest, excess) : [])];
+    if (victims.length > 0) {
+      const { removed, error } = await this.deletePods(victims, key);
+      return { active: active - removed, error };
+    }
+    let diff = wantActive(job, active, progress.succeeded) - active;
+    // With podReplacementPolicy Failed, a pod being deleted is replaced only once it is gone.
+    if (onlyReplaceFailedPods(job)) diff -= terminating;
     if (diff <= 0) return { active, error: undefined };
+    let indexesToAdd: number[] | undefined;
+    if (indexed) {
+      const taken = new Set([...(progress.indexes ?? []), ...activeIndexes(job, activePods)]);
+      indexesToAdd = firstPendingIndexes(job.spec?.completions ?? 0, taken, diff);
+      diff = indexesToAdd.length;
+      if (diff === 0) return { active, error: undefined };
+    }
     this.expectations.expectCreations(key, diff);
+    let next = 0;
     const { successes, error } = await slowStartBatch(diff, 1, async () => {
+      const index = indexesToAdd?.[next++];
       try {
-        const pod = await this.pods.create(jobPodFromTemplate(job));
+        const pod = await this.pods.create(jobPodFromTemplate(job, index));
         this.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
       } catch (err) {
         this.event(job, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`);

@@ -1,4 +1,12 @@
-import { formatTime, parseTime, type Job, type Pod } from '@orch/api';
+import {
+  formatTime,
+  JOB_COMPLETION_INDEX_ANNOTATION,
+  JOB_COMPLETION_INDEX_ENV,
+  parseTime,
+  type Container,
+  type Job,
+  type Pod,
+} from '@orch/api';
 
 /** First retry delay after a failed pod (Kubernetes' DefaultJobBackOff). */
 export const JOB_BACKOFF_BASE_MS = 10_000;
@@ -39,11 +47,11 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boole
   return limit === 0 ? restarts > 0 : restarts >= limit;
 }
 
-/** Whether the job has been active for activeDeadlineSeconds. */
+/** Whether the job has been active for activeDeadlineSeconds; a suspended job never is. */
 export function pastActiveDeadline(job: Job, now: number): boolean {
   const deadline = job.spec?.activeDeadlineSeconds;
   const start = job.status?.startTime;
-  if (deadline === undefined || !start) return false;
+  if (deadline === undefined || !start || isJobSuspended(job)) return false;
   return now - parseTime(start) >= deadline * 1000;
 }
 
@@ -72,4 +80,191 @@ export function newJobCondition(type: string, reason: string, message: string, n
     ...(reason ? { reason } : {}),
     ...(message ? { message } : {}),
   };
+}
+
+/** Whether the job is suspended: it has no pods running and creates none. */
+export function isJobSuspended(job: Job): boolean {
+  return job.spec?.suspend === true;
+}
+
+/** Whether pods get completion indexes (completionMode Indexed). */
+export function isIndexedJob(job: Job): boolean {
+  return job.spec?.completionMode === 'Indexed';
+}
+
+/**
+ * The completion index of an Indexed job's pod, from its annotation (Kubernetes' getCompletionIndex);
+ * undefined when missing, malformed or not below completions.
+ */
+export function completionIndexOf(pod: Pod, completions: number): number | undefined {
+  const value = pod.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION];
+  if (value === undefined || !/^(0|[1-9][0-9]*)$/.test(value)) return undefined;
+  const index = Number(value);
+  return index < completions ? index : undefined;
+}
+
+/** The distinct indexes of the succeeded pods, in increasing order. */
+export function succeededIndexes(job: Job, pods: readonly Pod[]): number[] {
+  const completions = job.spec?.completions ?? 0;
+  const indexes = new Set<number>();
+  for (const pod of pods) {
+    if (pod.status?.phase !== 'Succeeded') continue;
+    const index = completionIndexOf(pod, completions);
+    if (index !== undefined) indexes.add(index);
+  }
+  return [...indexes].sort((a, b) => a - b);
+}
+
+/**
+ * Indexes in Kubernetes' interval text (orderedIntervals.String): increasing, runs of three or more
+ * as "first-last", so 0,1,2,4,6,7 is "0-2,4,6,7".
+ */
+export function formatIndexes(sorted: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    const first = sorted[i]!;
+    const last = sorted[j]!;
+    if (last === first) parts.push(String(first));
+    else if (last === first + 1) parts.push(`${first},${last}`);
+    else parts.push(`${first}-${last}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** The lowest `count` indexes below `completions` that are not in `taken` (firstPendingIndexes). */
+export function firstPendingIndexes(
+  completions: number,
+  taken: ReadonlySet<number>,
+  count: number,
+): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < completions && out.length < count; i++) if (!taken.has(i)) out.push(i);
+  return out;
+}
+
+/**
+ * Active pods of an Indexed job that must go: no valid index, an index that already succeeded, or a
+ * second pod for the same index (the older pod of an index is kept).
+ */
+export function redundantIndexedPods(
+  job: Job,
+  activePods: readonly Pod[],
+  succeeded: ReadonlySet<number>,
+): Pod[] {
+  const completions = job.spec?.completions ?? 0;
+  const byAge = [...activePods].sort(
+    (a, b) =>
+      (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
+      (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+  );
+  const seen = new Set<number>();
+  const out: Pod[] = [];
+  for (const pod of byAge) {
+    const index = completionIndexOf(pod, completions);
+    if (index === undefined || succeeded.has(index) || seen.has(index)) out.push(pod);
+    else seen.add(index);
+  }
+  return out;
+}
+
+/** The indexes held by active pods of an Indexed job. */
+export function activeIndexes(job: Job, activePods: readonly Pod[]): Set<number> {
+  const completions = job.spec?.completions ?? 0;
+  const out = new Set<number>();
+  for (const pod of activePods) {
+    const index = completionIndexOf(pod, completions);
+    if (index !== undefined) out.add(index);
+  }
+  return out;
+}
+
+/** Kubernetes' names.MaxGeneratedNameLength: 63 minus the 5 random characters. */
+const MAX_GENERATED_NAME_LENGTH = 58;
+
+/** The generateName of an Indexed job's pod: `<job>-<index>-`, the job name cut to fit (podGenerateNameWithIndex). */
+export function podGenerateNameWithIndex(jobName: string, index: number): string {
+  const append = `-${index}-`;
+  const prefix = jobName + append;
+  if (prefix.length <= MAX_GENERATED_NAME_LENGTH) return prefix;
+  return prefix.slice(0, MAX_GENERATED_NAME_LENGTH - append.length) + append;
+}
+
+/** Adds JOB_COMPLETION_INDEX from the index annotation to a container that does not set it. */
+function addCompletionIndexEnv(container: Container): void {
+  if ((container.env ?? []).some((e) => e.name === JOB_COMPLETION_INDEX_ENV)) return;
+  container.env = [
+    ...(container.env ?? []),
+    {
+      name: JOB_COMPLETION_INDEX_ENV,
+      valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX_ANNOTATION}']` } },
+    },
+  ];
+}
+
+/**
+ * Makes a pod created from an Indexed job's template the pod of `index`: the index annotation and
+ * label, JOB_COMPLETION_INDEX in every init and app container, hostname `<job>-<index>` and the name
+ * prefix `<job>-<index>-`. The subdomain stays as the template has it.
+ */
+export function setCompletionIndex(pod: Pod, jobName: string, index: number): Pod {
+  const meta = (pod.metadata ??= {});
+  meta.annotations = { ...meta.annotations, [JOB_COMPLETION_INDEX_ANNOTATION]: String(index) };
+  meta.labels = { ...meta.labels, [JOB_COMPLETION_INDEX_ANNOTATION]: String(index) };
+  meta.generateName = podGenerateNameWithIndex(jobName, index);
+  if (pod.spec) {
+    for (const c of pod.spec.initContainers ?? []) addCompletionIndexEnv(c);
+    for (const c of pod.spec.containers ?? []) addCompletionIndexEnv(c);
+    pod.spec.hostname = `${jobName}-${index}`;
+  }
+  return pod;
+}
+
+/** Pods being deleted that have not finished (Kubernetes' CountTerminatingPods). */
+export function countTerminatingPods(pods: readonly Pod[]): number {
+  return pods.filter(
+    (p) =>
+      p.metadata?.deletionTimestamp !== undefined &&
+      p.status?.phase !== 'Succeeded' &&
+      p.status?.phase !== 'Failed',
+  ).length;
+}
+
+/** Whether replacements wait for pods to fully terminate (podReplacementPolicy Failed). */
+export function onlyReplaceFailedPods(job: Job): boolean {
+  return job.spec?.podReplacementPolicy === 'Failed' || job.spec?.podFailurePolicy !== undefined;
+}
+
+/**
+ * Kubernetes' ensureJobConditionStatus: an existing condition of the type takes the status, reason
+ * and message (and new transition and probe times) when its status differs; a missing one is added
+ * only when True. Returns the conditions and whether they changed.
+ */
+export function ensureJobConditionStatus(
+  conditions: readonly JobCondition[],
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: number,
+): { conditions: JobCondition[]; changed: boolean } {
+  const at = conditions.findIndex((c) => c.type === type);
+  if (at >= 0) {
+    const current = conditions[at]!;
+    if (current.status === status) return { conditions: [...conditions], changed: false };
+    const t = formatTime(now);
+    const updated: JobCondition = {
+      ...current,
+      status,
+      reason,
+      message,
+      lastProbeTime: t,
+      lastTransitionTime: t,
+    };
+    return { conditions: conditions.map((c, i) => (i === at ? updated : c)), changed: true };
+  }
+  if (status !== 'True') return { conditions: [...conditions], changed: false };
+  return { conditions: [...conditions, newJobCondition(type, reason, message, now)], changed: true };
 }

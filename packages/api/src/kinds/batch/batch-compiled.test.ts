@@ -39,6 +39,96 @@ describe('batch through the compiled kind', () => {
     ]);
   });
 
+  it('accepts suspend and completionMode Indexed (kubectl sends fieldValidation=Strict)', () => {
+    const compiled = compileKind(JobKind);
+    const job: Job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'idx', namespace: 'default', uid: 'u1' },
+      spec: {
+        completions: 3,
+        completionMode: 'Indexed',
+        suspend: true,
+        template: { spec: podSpec('Never') },
+      },
+    };
+    expect(compiled.prune(structuredClone(job)).unknown).toEqual([]);
+    compiled.default(job);
+    generateJobSelector(job);
+    expect(job.spec).toMatchObject({
+      completionMode: 'Indexed',
+      suspend: true,
+      podReplacementPolicy: 'TerminatingOrFailed',
+    });
+    expect(compiled.validate(job)).toEqual([]);
+  });
+
+  it('keeps completionMode, podFailurePolicy and backoffLimitPerIndex immutable; suspend may change', () => {
+    const compiled = compileKind(JobKind);
+    const old: Job = {
+      metadata: { name: 'idx', namespace: 'default', uid: 'u1', resourceVersion: '1' },
+      spec: {
+        completions: 3,
+        completionMode: 'Indexed',
+        backoffLimitPerIndex: 1,
+        suspend: true,
+        template: { spec: podSpec('Never') },
+      },
+    };
+    compiled.default(old);
+    generateJobSelector(old);
+    const resumed = structuredClone(old);
+    resumed.spec!.suspend = false;
+    resumed.spec!.maxFailedIndexes = 1;
+    expect(compiled.validateUpdate(resumed, old)).toEqual([]);
+    const changed = structuredClone(old);
+    changed.spec!.completionMode = 'NonIndexed';
+    changed.spec!.backoffLimitPerIndex = 2;
+    changed.spec!.podFailurePolicy = {
+      rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+    };
+    changed.spec!.podReplacementPolicy = 'Failed';
+    expect(compiled.validateUpdate(changed, old).map(errorMessage)).toEqual(
+      expect.arrayContaining([
+        'spec.completionMode: Invalid value: "NonIndexed": field is immutable',
+        'spec.backoffLimitPerIndex: Invalid value: 2: field is immutable',
+        expect.stringMatching(/^spec\.podFailurePolicy: Invalid value: .*: field is immutable$/),
+      ]),
+    );
+  });
+
+  it('takes the new job fields in a CronJob job template without defaulting them', () => {
+    const compiled = compileKind(CronJobKind);
+    const cj: CronJob = {
+      metadata: { name: 'hello', namespace: 'default' },
+      spec: {
+        schedule: '*/1 * * * *',
+        jobTemplate: {
+          spec: {
+            completions: 2,
+            completionMode: 'Indexed',
+            suspend: true,
+            podFailurePolicy: {
+              rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+            },
+            template: { spec: podSpec('Never') },
+          },
+        },
+      },
+    };
+    expect(compiled.prune(structuredClone(cj)).unknown).toEqual([]);
+    compiled.default(cj);
+    expect(cj.spec!.jobTemplate.spec!.podReplacementPolicy).toBeUndefined();
+    expect(compiled.validate(cj)).toEqual([]);
+    const bad = structuredClone(cj);
+    delete bad.spec!.jobTemplate.spec!.completions;
+    bad.spec!.jobTemplate.spec!.template.spec!.restartPolicy = 'OnFailure';
+    expect(compiled.validate(bad).map(errorMessage)).toEqual([
+      'spec.jobTemplate.spec.completions: Required value: when completion mode is Indexed',
+      'spec.jobTemplate.spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
+    ]);
+  });
+
   it('defaults a CronJob and checks its schedule', () => {
     const compiled = compileKind(CronJobKind);
     const cj: CronJob = {

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, structHooks } from '../../schema/fields';
 import { errorMessage, type FieldError } from '../../validation/field-error';
+import { ProtobufCodec } from '../../protobuf/protobuf-codec';
 import {
   CronJobKind,
   CronJobSchema,
@@ -12,6 +13,11 @@ import {
   JobSpecSchema,
   JobStatusSchema,
   JobTemplateSpecSchema,
+  PodFailurePolicyOnExitCodesRequirementSchema,
+  PodFailurePolicyOnPodConditionsPatternSchema,
+  PodFailurePolicyRuleSchema,
+  PodFailurePolicySchema,
+  UncountedTerminatedPodsSchema,
   batchKinds,
   generateJobSelector,
   type CronJob,
@@ -60,6 +66,12 @@ describe('batch declarations', () => {
       template: 6,
       backoffLimit: 7,
       ttlSecondsAfterFinished: 8,
+      completionMode: 9,
+      suspend: 10,
+      podFailurePolicy: 11,
+      backoffLimitPerIndex: 12,
+      maxFailedIndexes: 13,
+      podReplacementPolicy: 14,
     });
     expect(protos(JobStatusSchema)).toEqual({
       conditions: 1,
@@ -68,7 +80,21 @@ describe('batch declarations', () => {
       active: 4,
       succeeded: 5,
       failed: 6,
+      completedIndexes: 7,
+      uncountedTerminatedPods: 8,
+      ready: 9,
+      failedIndexes: 10,
+      terminating: 11,
     });
+    expect(protos(UncountedTerminatedPodsSchema)).toEqual({ succeeded: 1, failed: 2 });
+    expect(protos(PodFailurePolicySchema)).toEqual({ rules: 1 });
+    expect(protos(PodFailurePolicyRuleSchema)).toEqual({ action: 1, onExitCodes: 2, onPodConditions: 3 });
+    expect(protos(PodFailurePolicyOnExitCodesRequirementSchema)).toEqual({
+      containerName: 1,
+      operator: 2,
+      values: 3,
+    });
+    expect(protos(PodFailurePolicyOnPodConditionsPatternSchema)).toEqual({ type: 1, status: 2 });
     expect(protos(JobConditionSchema)).toEqual({
       type: 1,
       status: 2,
@@ -90,8 +116,63 @@ describe('batch declarations', () => {
     expect(protos(JobTemplateSpecSchema)).toEqual({ metadata: 1, spec: 2 });
     expect(node(JobStatusSchema, 'conditions')['x-kubernetes-patch-merge-key']).toBe('type');
     expect(node(JobSpecSchema, 'activeDeadlineSeconds')[OrchKeyword.protoType]).toBe('int64');
-    for (const f of ['completions', 'selector', 'template'])
+    for (const f of [
+      'completions',
+      'selector',
+      'template',
+      'completionMode',
+      'podFailurePolicy',
+      'backoffLimitPerIndex',
+    ])
       expect(node(JobSpecSchema, f)[OrchKeyword.immutable]).toBe(true);
+    for (const f of ['suspend', 'maxFailedIndexes', 'podReplacementPolicy', 'parallelism'])
+      expect(node(JobSpecSchema, f)[OrchKeyword.immutable]).toBeUndefined();
+    expect(node(JobSpecSchema, 'completionMode').enum).toEqual(['Indexed', 'NonIndexed']);
+    expect(node(JobSpecSchema, 'podReplacementPolicy').enum).toEqual(['Failed', 'TerminatingOrFailed']);
+    // Only SetDefaults_Job defaults these: a CronJob's job template is not defaulted.
+    for (const f of ['completionMode', 'suspend', 'podReplacementPolicy', 'backoffLimit'])
+      expect(node(JobSpecSchema, f).default).toBeUndefined();
+  });
+
+  it('round-trips the new Job fields through protobuf at their Kubernetes numbers', () => {
+    const codec = new ProtobufCodec([JobKind]);
+    const job: Job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'idx', namespace: 'default' },
+      spec: {
+        completions: 3,
+        completionMode: 'Indexed',
+        suspend: true,
+        backoffLimitPerIndex: 1,
+        maxFailedIndexes: 2,
+        podReplacementPolicy: 'Failed',
+        podFailurePolicy: {
+          rules: [
+            { action: 'FailIndex', onExitCodes: { containerName: 'pi', operator: 'In', values: [1, 42] } },
+            { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+          ],
+        },
+        template: podTemplate('Never'),
+      },
+      status: {
+        active: 1,
+        ready: 1,
+        terminating: 2,
+        completedIndexes: '0,2',
+        failedIndexes: '1',
+        uncountedTerminatedPods: { succeeded: ['a', 'b'], failed: ['c'] },
+      },
+    };
+    const wire = codec.encode(job);
+    expect(codec.decode(wire)).toEqual(job);
+    // JobSpec.suspend is field 10 (varint: key 0x50, value 1) and completionMode field 9 (key 0x4a).
+    const bytes = Buffer.from(wire);
+    expect(bytes.includes(Buffer.from([0x50, 0x01]))).toBe(true);
+    expect(bytes.includes(Buffer.from([0x4a, 0x07, ...Buffer.from('Indexed')]))).toBe(true);
+    // JobStatus.completedIndexes is field 7 (key 0x3a), terminating field 11 (key 0x58).
+    expect(bytes.includes(Buffer.from([0x3a, 0x03, ...Buffer.from('0,2')]))).toBe(true);
+    expect(bytes.includes(Buffer.from([0x58, 0x02]))).toBe(true);
   });
 });
 
@@ -106,6 +187,191 @@ describe('Job', () => {
     expect(fixed.spec).toMatchObject({ completions: 5, parallelism: 1, backoffLimit: 0 });
     const labelled = defaultJob({ spec: { template: podTemplate('Never', { app: 'pi' }) } });
     expect(labelled.metadata!.labels).toEqual({ app: 'pi' });
+  });
+
+  it('defaults the v1.29 fields as SetDefaults_Job does', () => {
+    const plain = defaultJob({ spec: { template: podTemplate('Never') } });
+    expect(plain.spec).toMatchObject({
+      completionMode: 'NonIndexed',
+      suspend: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+      backoffLimit: 6,
+    });
+    const kept = defaultJob({
+      spec: { completionMode: 'Indexed', completions: 2, suspend: true, template: podTemplate('Never') },
+    });
+    expect(kept.spec).toMatchObject({ completionMode: 'Indexed', suspend: true });
+    // backoffLimitPerIndex: backoffLimit defaults to max int32.
+    const perIndex = defaultJob({
+      spec: {
+        completionMode: 'Indexed',
+        completions: 2,
+        backoffLimitPerIndex: 1,
+        template: podTemplate('Never'),
+      },
+    });
+    expect(perIndex.spec!.backoffLimit).toBe(2147483647);
+    const explicit = defaultJob({
+      spec: { backoffLimitPerIndex: 1, backoffLimit: 3, template: podTemplate('Never') },
+    });
+    expect(explicit.spec!.backoffLimit).toBe(3);
+    // podFailurePolicy: replacement waits for failed pods; condition patterns match True by default.
+    const withPolicy = defaultJob({
+      spec: {
+        podFailurePolicy: {
+          rules: [
+            { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }, { type: 'X', status: '' }] },
+          ],
+        },
+        template: podTemplate('Never'),
+      },
+    });
+    expect(withPolicy.spec!.podReplacementPolicy).toBe('Failed');
+    expect(withPolicy.spec!.podFailurePolicy!.rules![0]!.onPodConditions).toEqual([
+      { type: 'DisruptionTarget', status: 'True' },
+      { type: 'X', status: 'True' },
+    ]);
+    const chosen = defaultJob({
+      spec: { podReplacementPolicy: 'Failed', template: podTemplate('Never') },
+    });
+    expect(chosen.spec!.podReplacementPolicy).toBe('Failed');
+  });
+
+  it('validates completionMode, backoffLimitPerIndex and maxFailedIndexes with Kubernetes messages', () => {
+    const spec = (fields: Record<string, unknown>, restartPolicy = 'Never') => ({
+      template: podTemplate(restartPolicy),
+      ...fields,
+    });
+    expect(run(JobSpecSchema, spec({ completionMode: 'Indexed', completions: 3 }), 'spec')).toEqual([]);
+    expect(run(JobSpecSchema, spec({ completionMode: 'Indexed' }), 'spec')).toEqual([
+      'spec.completions: Required value: when completion mode is Indexed',
+    ]);
+    expect(
+      run(JobSpecSchema, spec({ completionMode: 'Indexed', completions: 1, parallelism: 100001 }), 'spec'),
+    ).toEqual([
+      'spec.parallelism: Invalid value: 100001: must be less than or equal to 100000 when completion mode is Indexed',
+    ]);
+    expect(run(JobSpecSchema, spec({ backoffLimitPerIndex: 1 }), 'spec')).toEqual([
+      'spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode',
+    ]);
+    expect(run(JobSpecSchema, spec({ completionMode: 'NonIndexed', maxFailedIndexes: 1 }), 'spec')).toEqual([
+      'spec.backoffLimitPerIndex: Required value: when maxFailedIndexes is specified',
+      'spec.maxFailedIndexes: Invalid value: 1: requires indexed completion mode',
+    ]);
+    expect(
+      run(
+        JobSpecSchema,
+        spec({ completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 1, maxFailedIndexes: 3 }),
+        'spec',
+      ),
+    ).toEqual(['spec.maxFailedIndexes: Invalid value: 3: must be less than or equal to completions']);
+    expect(
+      run(
+        JobSpecSchema,
+        spec({ completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: -1, maxFailedIndexes: -1 }),
+        'spec',
+      ),
+    ).toEqual([
+      'spec.backoffLimitPerIndex: Invalid value: -1: must be greater than or equal to 0',
+      'spec.maxFailedIndexes: Invalid value: -1: must be greater than or equal to 0',
+    ]);
+    expect(
+      run(
+        JobSpecSchema,
+        spec({ completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 1 }, 'OnFailure'),
+        'spec',
+      ),
+    ).toEqual([
+      'spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when backoffLimitPerIndex is specified',
+    ]);
+    expect(
+      run(
+        JobSpecSchema,
+        spec({ completionMode: 'Indexed', completions: 100001, backoffLimitPerIndex: 1, parallelism: 10001 }),
+        'spec',
+      ),
+    ).toEqual([
+      'spec.maxFailedIndexes: Required value: must be specified when completions is above 100000',
+      'spec.parallelism: Invalid value: 10001: must be less than or equal to 10000 when completions are above 100000 and used with backoff limit per index',
+    ]);
+  });
+
+  it('validates podFailurePolicy and podReplacementPolicy with Kubernetes messages', () => {
+    const spec = (
+      podFailurePolicy: unknown,
+      extra: Record<string, unknown> = {},
+      restartPolicy = 'Never',
+    ) => ({
+      template: podTemplate(restartPolicy),
+      podFailurePolicy,
+      ...extra,
+    });
+    const ok = {
+      rules: [
+        { action: 'FailJob', onExitCodes: { containerName: 'pi', operator: 'In', values: [1, 2, 42] } },
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        { action: 'Count', onExitCodes: { operator: 'NotIn', values: [0] } },
+      ],
+    };
+    expect(run(JobSpecSchema, spec(ok), 'spec')).toEqual([]);
+    expect(run(JobSpecSchema, spec(ok, {}, 'OnFailure'), 'spec')).toEqual([
+      'spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
+    ]);
+    expect(run(JobSpecSchema, spec(ok, { podReplacementPolicy: 'TerminatingOrFailed' }), 'spec')).toEqual([
+      'spec.podReplacementPolicy: Unsupported value: "TerminatingOrFailed": supported values: "Failed"',
+    ]);
+    expect(
+      run(
+        JobSpecSchema,
+        spec({ rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [1] } }] }),
+        'spec',
+      ),
+    ).toEqual([
+      'spec.podFailurePolicy.rules[0].action: Invalid value: "FailIndex": requires the backoffLimitPerIndex to be set',
+    ]);
+    expect(
+      run(
+        JobSpecSchema,
+        spec(
+          { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [1] } }] },
+          { completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 0 },
+        ),
+        'spec',
+      ),
+    ).toEqual([]);
+    const bad = {
+      rules: [
+        { action: 'Terminate', onExitCodes: { containerName: 'nope', operator: 'Is', values: [3, 0, 3] } },
+        { onExitCodes: { operator: 'In', values: [0] }, onPodConditions: [{ type: 'Ready' }] },
+        { action: 'Count' },
+        { action: 'Ignore', onExitCodes: { operator: 'In', values: [] } },
+      ],
+    };
+    expect(run(JobSpecSchema, spec(bad), 'spec')).toEqual([
+      'spec.podFailurePolicy.rules[0].action: Unsupported value: "Terminate": supported values: "Count", "FailIndex", "FailJob", "Ignore"',
+      'spec.podFailurePolicy.rules[0].onExitCodes.operator: Unsupported value: "Is": supported values: "In", "NotIn"',
+      'spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: "nope": must be one of the container or initContainer names in the pod template',
+      'spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3',
+      'spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [3,0,3]: must be ordered',
+      'spec.podFailurePolicy.rules[1].action: Required value: valid values: ["Count" "FailIndex" "FailJob" "Ignore"]',
+      'spec.podFailurePolicy.rules[1].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator',
+      'spec.podFailurePolicy.rules[1].onPodConditions[0].status: Required value: valid values: ["False" "True" "Unknown"]',
+      'spec.podFailurePolicy.rules[1]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported',
+      'spec.podFailurePolicy.rules[2]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required',
+      // Kubernetes prints the bad list with Go's %#v ([]int32{}); only the detail is compared.
+      expect.stringMatching(
+        /^spec\.podFailurePolicy\.rules\[3\]\.onExitCodes\.values: Invalid value: .*: at least one value is required$/,
+      ),
+    ]);
+    const many = {
+      rules: Array.from({ length: 21 }, () => ({
+        action: 'Ignore',
+        onExitCodes: { operator: 'In', values: [1] },
+      })),
+    };
+    expect(run(JobSpecSchema, spec(many), 'spec')).toEqual([
+      'spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items',
+    ]);
   });
 
   it('generates the selector from the uid for the registry', () => {

@@ -18,14 +18,28 @@ import { JobSpecSchema } from './job-spec';
 export const CONTROLLER_UID_LABEL = 'controller-uid';
 /** The label carrying the job's name on its pods. */
 export const JOB_NAME_LABEL = 'job-name';
+/** The annotation and label carrying an Indexed job pod's completion index. */
+export const JOB_COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
+/** The environment variable an Indexed job's containers read their completion index from. */
+export const JOB_COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
+/** backoffLimit when backoffLimitPerIndex is set (math.MaxInt32). */
+export const MAX_BACKOFF_LIMIT = 2147483647;
 
 export const JobConditionSchema = struct('io.k8s.api.batch.v1.JobCondition', {
-  type: str({ proto: 1, description: 'Type of the condition: Complete or Failed.' }),
+  type: str({
+    proto: 1,
+    description: 'Type of the condition: Complete, Failed, Suspended or FailureTarget.',
+  }),
   status: str({ proto: 2, enum: ['True', 'False', 'Unknown'], description: 'True, False or Unknown.' }),
   lastProbeTime: time({ proto: 3, description: 'Last time the condition was checked.' }),
   lastTransitionTime: time({ proto: 4, description: 'Last time the condition changed status.' }),
   reason: str({ proto: 5, description: 'Reason of the last transition.' }),
   message: str({ proto: 6, description: 'Human readable details of the last transition.' }),
+});
+
+export const UncountedTerminatedPodsSchema = struct('io.k8s.api.batch.v1.UncountedTerminatedPods', {
+  succeeded: list(str(), { proto: 1, listType: 'set', description: 'UIDs of succeeded pods.' }),
+  failed: list(str(), { proto: 2, listType: 'set', description: 'UIDs of failed pods.' }),
 });
 
 export const JobStatusSchema = struct('io.k8s.api.batch.v1.JobStatus', {
@@ -34,13 +48,34 @@ export const JobStatusSchema = struct('io.k8s.api.batch.v1.JobStatus', {
     patchMergeKey: 'type',
     patchStrategy: 'merge',
     listType: 'atomic',
-    description: 'Latest observations of the job state: Complete or Failed.',
+    description: 'Latest observations of the job state: Complete, Failed or Suspended.',
   }),
-  startTime: time({ proto: 2, description: 'When the job controller started processing the job.' }),
+  startTime: time({
+    proto: 2,
+    description:
+      'When the job controller started processing the job; unset while created suspended, reset on resume.',
+  }),
   completionTime: time({ proto: 3, description: 'When the job completed; set only on success.' }),
   active: int32({ proto: 4, description: 'Number of pending and running pods.' }),
   succeeded: int32({ proto: 5, description: 'Number of pods that reached phase Succeeded.' }),
   failed: int32({ proto: 6, description: 'Number of pods that reached phase Failed.' }),
+  completedIndexes: str({
+    proto: 7,
+    description: 'Completed indexes of an Indexed job, as intervals in increasing order: "1,3-5,7".',
+  }),
+  uncountedTerminatedPods: field(UncountedTerminatedPodsSchema, {
+    proto: 8,
+    description: 'UIDs of terminated pods not yet accounted in the counters.',
+  }),
+  ready: int32({ proto: 9, description: 'Number of active pods with a Ready condition.' }),
+  failedIndexes: str({
+    proto: 10,
+    description: 'Failed indexes when backoffLimitPerIndex is set, in the format of completedIndexes.',
+  }),
+  terminating: int32({
+    proto: 11,
+    description: 'Number of pending or running pods that are terminating (have a deletionTimestamp).',
+  }),
 });
 
 const jobFields = {
@@ -58,7 +93,11 @@ export const JobSchema = struct('io.k8s.api.batch.v1.Job', jobFields, {
 });
 export type Job = Static<typeof JobSchema>;
 
-/** Kubernetes' SetDefaults_Job (batch/v1): completions and parallelism, backoffLimit, labels. */
+/**
+ * Kubernetes' SetDefaults_Job (batch/v1): completions and parallelism, backoffLimit, labels,
+ * completionMode, suspend, the status of pod failure policy condition patterns and
+ * podReplacementPolicy. Only jobs are defaulted so: a CronJob's job template keeps what it says.
+ */
 function defaultJob(job: JobValue): void {
   const spec = job.spec;
   if (spec) {
@@ -67,7 +106,15 @@ function defaultJob(job: JobValue): void {
       spec.parallelism = 1;
     }
     spec.parallelism ??= 1;
-    spec.backoffLimit ??= 6;
+    spec.backoffLimit ??= spec.backoffLimitPerIndex !== undefined ? MAX_BACKOFF_LIMIT : 6;
+    spec.completionMode ??= 'NonIndexed';
+    spec.suspend ??= false;
+    for (const rule of spec.podFailurePolicy?.rules ?? []) {
+      for (const pattern of rule.onPodConditions ?? []) {
+        if (!pattern.status) pattern.status = 'True';
+      }
+    }
+    spec.podReplacementPolicy ??= spec.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
   }
   const labels = spec?.template?.metadata?.labels;
   if (labels && Object.keys(job.metadata?.labels ?? {}).length === 0) {
