@@ -42,6 +42,25 @@ class ApiClient {
     });
   }
 
+  /**
+   * A GET whose body is read to its end and counted but not kept: the time to receive an answer
+   * without the load generator's own copying and garbage collection of it.
+   */
+  receive(path, accept = 'application/json') {
+    return new Promise((resolve, reject) => {
+      const req = https.get(this.url + path, { agent: this.agent, headers: { Accept: accept } }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => (bytes += c.length));
+        res.on('end', () =>
+          res.statusCode >= 300
+            ? reject(new Error(`GET ${path}: ${res.statusCode}`))
+            : resolve({ status: res.statusCode, bytes }),
+        );
+      });
+      req.on('error', reject);
+    });
+  }
+
   async json(method, path, body, contentType) {
     const r = await this.request(method, path, body, contentType);
     return JSON.parse(r.body.toString());

@@ -14,7 +14,8 @@ export interface ListBody {
  * that serves it.
  */
 const jsonItems = new WeakMap<object, Buffer>();
-const protobufItems = new WeakMap<object, Uint8Array>();
+/** An item's protobuf message framed as a list's repeated field 2: tag, varint length, message. */
+const protobufItems = new WeakMap<object, Buffer>();
 
 /** An item's JSON inside a list: without apiVersion and kind, as Kubernetes' typed lists serve items. */
 function itemJSON(item: { apiVersion?: string; kind?: string }): Buffer {
@@ -31,10 +32,11 @@ const comma = Buffer.from(',');
 const jsonEnd = Buffer.from(']}\n');
 
 /**
- * The JSON body of a list (not indented): the bytes `JSON.stringify` gives for the list with its items
- * stripped of apiVersion and kind, and a newline, spliced from each item's cached encoding.
+ * The JSON body of a list (not indented) in order, as parts to write one after another: the bytes
+ * `JSON.stringify` gives for the list with its items stripped of apiVersion and kind, and a newline,
+ * spliced from each item's cached encoding.
  */
-export function encodeJSONList(list: ListBody): Buffer {
+export function jsonListParts(list: ListBody): Buffer[] {
   const { items, ...head } = list;
   const start = JSON.stringify(head);
   const parts: Buffer[] = [Buffer.from(`${start.slice(0, -1)},"items":[`)];
@@ -43,7 +45,12 @@ export function encodeJSONList(list: ListBody): Buffer {
     parts.push(itemJSON(items[i]!));
   }
   parts.push(jsonEnd);
-  return Buffer.concat(parts);
+  return parts;
+}
+
+/** {@link jsonListParts} as one buffer. */
+export function encodeJSONList(list: ListBody): Buffer {
+  return Buffer.concat(jsonListParts(list));
 }
 
 /** Protobuf's varint encoding of a length. */
@@ -66,33 +73,39 @@ function field(number: number, bytes: Uint8Array): Buffer[] {
 }
 
 /**
- * The protobuf body of a list: the list message without items (its ListMeta, field 1), then each
- * item's cached message as a repeated field 2, in the Unknown envelope (typeMeta, raw) behind the
- * `k8s\0` prefix — the bytes the codec gives for the whole list, with the items copied once.
+ * The protobuf body of a list in order, as parts to write one after another: the list message
+ * without items (its ListMeta, field 1), then each item's cached message as a repeated field 2, in
+ * the Unknown envelope (typeMeta, raw) behind the `k8s\0` prefix — the bytes the codec gives for the
+ * whole list.
  */
-export function encodeProtobufList(list: ListBody, codec: ProtobufCodec): Buffer {
+export function protobufListParts(list: ListBody, codec: ProtobufCodec): Buffer[] {
   const { items, ...head } = list;
   const raw: Buffer[] = [Buffer.from(codec.encodeRaw(head))];
   let rawLength = raw[0]!.length;
   for (const item of items) {
-    let bytes = protobufItems.get(item);
-    if (!bytes) {
-      bytes = codec.encodeRaw(item);
-      protobufItems.set(item, bytes);
+    let framed = protobufItems.get(item);
+    if (!framed) {
+      const bytes = codec.encodeRaw(item);
+      framed = Buffer.concat([itemsTag, varint(bytes.length), bytes]);
+      protobufItems.set(item, framed);
     }
-    const length = varint(bytes.length);
-    raw.push(itemsTag, length, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    rawLength += 1 + length.length + bytes.length;
+    raw.push(framed);
+    rawLength += framed.length;
   }
   const typeMeta = Buffer.concat([
     ...field(1, Buffer.from(list.apiVersion)),
     ...field(2, Buffer.from(list.kind)),
   ]);
-  return Buffer.concat([
-    protobufPrefix,
+  return [
+    Buffer.from(protobufPrefix),
     ...field(1, typeMeta),
     Buffer.from([(2 << 3) | 2]),
     varint(rawLength),
     ...raw,
-  ]);
+  ];
+}
+
+/** {@link protobufListParts} as one buffer. */
+export function encodeProtobufList(list: ListBody, codec: ProtobufCodec): Buffer {
+  return Buffer.concat(protobufListParts(list, codec));
 }

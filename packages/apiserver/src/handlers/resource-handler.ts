@@ -10,7 +10,7 @@ import {
 import { statusErrors, StatusError } from '../errors/status-error';
 import { decodeBody } from '../negotiation/decode-body';
 import { encodeBody } from '../negotiation/encode';
-import { encodeJSONList, encodeProtobufList } from './encode-list';
+import { jsonListParts, protobufListParts } from './encode-list';
 import { negotiate } from '../negotiation/negotiate';
 import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
 import { parseListOptions } from '../registry/list-options';
@@ -698,10 +698,10 @@ export class ResourceHandler {
       };
     } else if (negotiated.format === 'json' && !pretty) {
       // spliced from each item's cached encoding (items carry no apiVersion and kind)
-      this.write(res, 200, encodeJSONList(list), negotiated.contentType, warnings);
+      this.writeParts(res, jsonListParts(list), negotiated.contentType, warnings);
       return;
     } else if (negotiated.format === 'protobuf') {
-      this.write(res, 200, encodeProtobufList(list, this.ctx.codec), negotiated.contentType, warnings);
+      this.writeParts(res, protobufListParts(list, this.ctx.codec), negotiated.contentType, warnings);
       return;
     } else {
       // list items carry no apiVersion and kind, as in Kubernetes' typed lists
@@ -714,6 +714,41 @@ export class ResourceHandler {
       negotiated.contentType,
       warnings,
     );
+  }
+
+  /**
+   * A 200 answer given as parts in order (a list spliced from its items' encodings). Unless it is
+   * gzipped, it leaves in chunks of about {@link listChunkBytes} as they are joined, not as one
+   * buffer of the whole answer: the client receives and decodes the first chunks while the rest are
+   * joined and encrypted, and the server never holds a second copy of a large list.
+   */
+  private writeParts(res: ServerResponse, parts: Buffer[], contentType: string, warnings: string[]): void {
+    let length = 0;
+    for (const part of parts) length += part.length;
+    if (
+      length < listChunkBytes ||
+      (length >= gzipThresholdBytes && acceptsGzip(res.req?.headers['accept-encoding']))
+    ) {
+      this.write(res, 200, Buffer.concat(parts, length), contentType, warnings);
+      return;
+    }
+    const headers: Record<string, string | string[]> = {
+      'Content-Type': contentType,
+      'Content-Length': String(length),
+    };
+    if (warnings.length) headers.Warning = warnings.map(warningHeader);
+    res.writeHead(200, headers);
+    let from = 0;
+    let bytes = 0;
+    for (let i = 0; i < parts.length; i++) {
+      bytes += parts[i]!.length;
+      if (bytes >= listChunkBytes || i === parts.length - 1) {
+        res.write(from === i ? parts[i] : Buffer.concat(parts.slice(from, i + 1), bytes));
+        from = i + 1;
+        bytes = 0;
+      }
+    }
+    res.end();
   }
 
   private write(
@@ -736,6 +771,9 @@ export class ResourceHandler {
     res.end(body);
   }
 }
+
+/** The size of the chunks a large list answer is written in. */
+const listChunkBytes = 256 * 1024;
 
 /** Kubernetes compresses responses of at least 128 KiB. */
 const gzipThresholdBytes = 128 * 1024;

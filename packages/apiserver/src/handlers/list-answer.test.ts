@@ -1,0 +1,63 @@
+import { gunzipSync } from 'node:zlib';
+import { allKinds, ProtobufCodec } from '@orch/api';
+import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
+import { httpsRequest } from '../testing/https-request';
+import { encodeJSONList } from './encode-list';
+
+const codec = new ProtobufCodec(allKinds);
+const configmaps = '/api/v1/namespaces/default/configmaps';
+const protobuf = 'application/vnd.kubernetes.protobuf';
+
+describe('a large list answer, written in chunks', () => {
+  let s: TestAPIServer;
+  const get = (accept: string, encoding?: string) =>
+    httpsRequest(s.url + configmaps, {
+      ca: s.ca,
+      headers: { Accept: accept, ...(encoding ? { 'Accept-Encoding': encoding } : {}) },
+    });
+
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+    // 300 objects of about 3 KB: an answer of several chunks
+    const value = 'x'.repeat(3000);
+    for (let i = 0; i < 300; i += 30)
+      await Promise.all(
+        Array.from({ length: 30 }, (_, j) =>
+          httpsRequest(s.url + configmaps, {
+            ca: s.ca,
+            method: 'POST',
+            body: { metadata: { name: `cm-${String(i + j).padStart(3, '0')}` }, data: { v: value } },
+          }),
+        ),
+      );
+  });
+  afterAll(() => s.close());
+
+  it('is the whole JSON list, byte for byte, with its Content-Length', async () => {
+    const res = await get('application/json');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBeGreaterThan(900_000);
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    const list = JSON.parse(res.body.toString());
+    expect(list.items).toHaveLength(300);
+    expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(
+      Array.from({ length: 300 }, (_, i) => `cm-${String(i).padStart(3, '0')}`),
+    );
+    // what one buffer of the same list holds
+    expect(res.body.equals(encodeJSONList({ ...list, items: list.items }))).toBe(true);
+    // and what the gzipped answer holds once unzipped
+    const zipped = await get('application/json', 'gzip');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).equals(res.body)).toBe(true);
+  });
+
+  it('is the whole protobuf list, decoding to the JSON list', async () => {
+    const res = await get(protobuf);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(protobuf);
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    const decoded = codec.decode(res.body) as { items: unknown[] };
+    const json = JSON.parse((await get('application/json')).body.toString());
+    expect(decoded).toEqual({ apiVersion: 'v1', kind: 'ConfigMapList', ...json });
+  });
+});
