@@ -657,7 +657,15 @@ spec:
         queue: ['queue', '0/1 of 4', '', age],
       },
       wideRows: {
-        job: ['job', '2/3', '10d', age, 'c', 'busybox:1.36', /^controller-uid=[0-9a-f-]{36}$/],
+        job: [
+          'job',
+          '2/3',
+          '10d',
+          age,
+          'c',
+          'busybox:1.36',
+          /^batch\.kubernetes\.io\/controller-uid=[0-9a-f-]{36}$/,
+        ],
       },
     },
     'cronjobs.batch': {

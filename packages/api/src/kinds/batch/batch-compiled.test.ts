@@ -20,9 +20,14 @@ describe('batch through the compiled kind', () => {
       completions: 1,
       parallelism: 1,
       backoffLimit: 6,
-      selector: { matchLabels: { 'controller-uid': '6f1c' } },
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': '6f1c' } },
     });
-    expect(job.spec!.template.metadata!.labels).toEqual({ 'controller-uid': '6f1c', 'job-name': 'pi' });
+    expect(job.spec!.template.metadata!.labels).toEqual({
+      'batch.kubernetes.io/controller-uid': '6f1c',
+      'batch.kubernetes.io/job-name': 'pi',
+      'controller-uid': '6f1c',
+      'job-name': 'pi',
+    });
     expect(compiled.validate(job)).toEqual([]);
   });
 

@@ -377,9 +377,30 @@ describe('Job', () => {
   it('generates the selector from the uid for the registry', () => {
     const job: Job = { metadata: { name: 'pi', uid: 'a-b-c' }, spec: { template: podTemplate('Never') } };
     generateJobSelector(job);
-    expect(job.spec!.selector).toEqual({ matchLabels: { 'controller-uid': 'a-b-c' } });
-    expect(job.spec!.template.metadata!.labels).toEqual({ 'job-name': 'pi', 'controller-uid': 'a-b-c' });
+    // Kubernetes v1.27+: the prefixed labels beside the legacy ones, the selector on the prefixed uid
+    expect(job.spec!.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': 'a-b-c' } });
+    expect(job.spec!.template.metadata!.labels).toEqual({
+      'batch.kubernetes.io/job-name': 'pi',
+      'job-name': 'pi',
+      'batch.kubernetes.io/controller-uid': 'a-b-c',
+      'controller-uid': 'a-b-c',
+    });
     expect(run(JobSchema, job, '')).toEqual([]);
+    // selecting on the prefixed uid requires the prefixed labels too
+    const unprefixed: Job = structuredClone(job);
+    delete unprefixed.spec!.template.metadata!.labels!['batch.kubernetes.io/job-name'];
+    expect(run(JobSchema, unprefixed, '')).toEqual([
+      'spec.template.metadata.labels[batch.kubernetes.io/job-name]: Required value: pi',
+    ]);
+    // a job stored before v1.27 selects on the legacy label alone and stays valid without the others
+    const legacy: Job = {
+      metadata: { name: 'pi', uid: 'a-b-c' },
+      spec: {
+        selector: { matchLabels: { 'controller-uid': 'a-b-c' } },
+        template: podTemplate('Never', { 'controller-uid': 'a-b-c', 'job-name': 'pi' }),
+      },
+    };
+    expect(run(JobSchema, legacy, '')).toEqual([]);
     const manual: Job = {
       metadata: { name: 'pi', uid: 'u' },
       spec: { manualSelector: true, template: podTemplate('Never') },

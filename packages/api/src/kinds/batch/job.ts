@@ -15,9 +15,13 @@ import { containerColumns, selectorColumn, selectorStringCell } from '../apps/wo
 import { JobSpecSchema } from './job-spec';
 
 /** The label tying a job's pods to the job's uid, generated with the selector. */
-export const CONTROLLER_UID_LABEL = 'controller-uid';
+export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 /** The label carrying the job's name on its pods. */
-export const JOB_NAME_LABEL = 'job-name';
+export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+/** {@link CONTROLLER_UID_LABEL} as jobs were labelled before Kubernetes v1.27, still set beside it. */
+export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
+/** {@link JOB_NAME_LABEL} as jobs were labelled before Kubernetes v1.27, still set beside it. */
+export const LEGACY_JOB_NAME_LABEL = 'job-name';
 /** The annotation and label carrying an Indexed job pod's completion index. */
 export const JOB_COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
 /** The environment variable an Indexed job's containers read their completion index from. */
@@ -124,8 +128,9 @@ function defaultJob(job: JobValue): void {
 }
 
 /**
- * What the registry does before validating a new job without manualSelector (Kubernetes' generateSelector):
- * label the pod template with job-name and controller-uid, and select on controller-uid.
+ * What the registry does before validating a new job without manualSelector (Kubernetes'
+ * generateSelector since v1.27): label the pod template with the job's name and uid under both the
+ * prefixed (`batch.kubernetes.io/…`) and the legacy keys, and select on the prefixed uid label.
  */
 export function generateJobSelector(job: Job): void {
   if (job.spec?.manualSelector) return;
@@ -136,7 +141,9 @@ export function generateJobSelector(job: Job): void {
   template.metadata ??= {};
   const labels = (template.metadata.labels ??= {});
   labels[JOB_NAME_LABEL] ??= name;
+  labels[LEGACY_JOB_NAME_LABEL] ??= name;
   labels[CONTROLLER_UID_LABEL] ??= uid;
+  labels[LEGACY_CONTROLLER_UID_LABEL] ??= uid;
   const selector = (job.spec.selector ??= {});
   const matchLabels = (selector.matchLabels ??= {});
   matchLabels[CONTROLLER_UID_LABEL] ??= uid;
@@ -165,9 +172,17 @@ function validateJob(job: JobValue, path: string): FieldError[] {
     const uid = job.metadata?.uid ?? '';
     if (uid === '') errors.push(requiredError(child(child(path, 'metadata'), 'uid')));
     const templateMeta = child(child(specPath, 'template'), 'metadata');
-    errors.push(...validateHasLabel(templateLabels, templateMeta, CONTROLLER_UID_LABEL, uid));
-    errors.push(...validateHasLabel(templateLabels, templateMeta, JOB_NAME_LABEL, job.metadata?.name ?? ''));
-    const expected = { [CONTROLLER_UID_LABEL]: uid, [JOB_NAME_LABEL]: job.metadata?.name ?? '' };
+    const name = job.metadata?.name ?? '';
+    errors.push(...validateHasLabel(templateLabels, templateMeta, LEGACY_CONTROLLER_UID_LABEL, uid));
+    errors.push(...validateHasLabel(templateLabels, templateMeta, LEGACY_JOB_NAME_LABEL, name));
+    // the prefixed labels are required of jobs that select on them, i.e. of every job created since
+    // v1.27 (the selector is immutable): a job stored before keeps its legacy selector and labels
+    const prefixed = spec.selector.matchLabels?.[CONTROLLER_UID_LABEL] !== undefined;
+    if (prefixed) {
+      errors.push(...validateHasLabel(templateLabels, templateMeta, CONTROLLER_UID_LABEL, uid));
+      errors.push(...validateHasLabel(templateLabels, templateMeta, JOB_NAME_LABEL, name));
+    }
+    const expected = { [prefixed ? CONTROLLER_UID_LABEL : LEGACY_CONTROLLER_UID_LABEL]: uid };
     if (selectorOf(spec.selector)?.matches(expected) === false) {
       errors.push(invalid(child(specPath, 'selector'), spec.selector, '`selector` not auto-generated'));
     }
