@@ -1,9 +1,19 @@
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 
 export interface KubectlResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * kubectl's arguments for a kubeconfig: the kubeconfig, and a discovery and HTTP cache of its own
+ * beside it. kubectl's default cache (~/.kube/cache) is keyed by host and port, and a test server may
+ * get the port an earlier one had, with other APIs.
+ */
+export function kubectlArgs(kubeconfig: string, args: string[]): string[] {
+  return ['--kubeconfig', kubeconfig, '--cache-dir', join(dirname(kubeconfig), '.kube-cache'), ...args];
 }
 
 /**
@@ -18,7 +28,7 @@ export function kubectl(
   env: Record<string, string> = {},
 ): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
+    const child = spawn('kubectl', kubectlArgs(kubeconfig, args), {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, KUBECONFIG: '', ...env },
     });

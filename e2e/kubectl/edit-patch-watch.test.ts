@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startAPIServerProcess, type APIServerProcess } from '@orch/apiserver';
-import { kubectl, kubectlOK } from '../harness/kubectl';
+import { kubectl, kubectlArgs, kubectlOK } from '../harness/kubectl';
 
 /**
  * A non-interactive editor for `kubectl edit`: it keeps each file kubectl hands it (call-1.yaml,
@@ -193,7 +193,7 @@ describe('kubectl edit, patch --type strategic and get -w', () => {
 
     /** Starts `kubectl get -w` and returns a reader of the lines it printed so far. */
     const watch = (...args: string[]) => {
-      const child = spawn('kubectl', ['--kubeconfig', api.kubeconfig, '-n', 'kc', 'get', ...args, '-w'], {
+      const child = spawn('kubectl', kubectlArgs(api.kubeconfig, ['-n', 'kc', 'get', ...args, '-w']), {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       watchers.push(child);
