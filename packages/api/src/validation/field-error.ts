@@ -100,6 +100,14 @@ export const typeInvalid = (field: string, badValue: unknown, detail: string): F
   detail,
 });
 
+/**
+ * A bad value printed as the given Go syntax: Kubernetes prints values of Go types without a String
+ * method with %#v (an IntOrString as `intstr.IntOrString{Type:1, IntVal:0, StrVal:"5x"}`).
+ */
+export class GoSyntax {
+  constructor(readonly text: string) {}
+}
+
 /** Go's %#v of a []string, as Kubernetes prints string lists in messages: `[]string{"a", "b"}`. */
 export function goStringSlice(values: readonly string[]): string {
   return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
@@ -108,6 +116,7 @@ export function goStringSlice(values: readonly string[]): string {
 /** Kubernetes' rendering of a bad value: strings quoted, numbers and booleans bare, objects as Go would print. */
 function renderValue(value: unknown): string {
   if (value === undefined || value === null) return 'null';
+  if (value instanceof GoSyntax) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);

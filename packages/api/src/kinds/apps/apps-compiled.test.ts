@@ -141,7 +141,7 @@ describe('apps/v1 through the compiled kind', () => {
     expect(compiled.validate(surge)).toEqual([]);
     // maxSurge alone meets maxUnavailable's default of 1.
     expect(compiled.validate(ds({ maxSurge: 1 })).map(errorMessage)).toEqual([
-      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero',
     ]);
     expect(compiled.validate(ds({ maxUnavailable: 0 })).map(errorMessage)).toEqual([
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
@@ -178,7 +178,7 @@ describe('apps/v1 through the compiled kind', () => {
     bad.spec!.updateStrategy!.rollingUpdate!.maxUnavailable = 0;
     bad.spec!.ordinals = { start: -1 };
     expect(compiled.validate(bad).map(errorMessage)).toEqual([
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: cannot be 0',
       'spec.persistentVolumeClaimRetentionPolicy.whenScaled: Unsupported value: "Orphan": supported values: "Retain", "Delete"',
       'spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0',
     ]);

@@ -276,16 +276,16 @@ describe('Deployment', () => {
     const ru = (value: object) =>
       run(DeploymentStrategySchema, { type: 'RollingUpdate', rollingUpdate: value }, 'spec.strategy');
     expect(ru({ maxUnavailable: 0, maxSurge: '0%' })).toEqual([
-      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
     ]);
     expect(ru({ maxUnavailable: '110%', maxSurge: '200%' })).toEqual([
-      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "110%": must not be greater than 100%',
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"110%"}: must not be greater than 100%',
     ]);
     expect(ru({ maxUnavailable: -1, maxSurge: 'x' })[0]).toBe(
       'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
     );
     expect(ru({ maxUnavailable: -1, maxSurge: 'x' })[1]).toMatch(
-      /^spec.strategy.rollingUpdate.maxSurge: Invalid value: "x": a valid percent string must be/,
+      /^spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: a valid percent string must be/,
     );
     expect(ru({ maxUnavailable: '25%', maxSurge: '25%' })).toEqual([]);
   });
@@ -387,22 +387,22 @@ describe('DaemonSet', () => {
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
     ]);
     expect(ru({ maxUnavailable: 1, maxSurge: '10%' })).toEqual([
-      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "10%": may not be set when maxUnavailable is non-zero',
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"10%"}: may not be set when maxUnavailable is non-zero',
     ]);
     expect(ru({ maxUnavailable: 0, maxSurge: '110%' })).toEqual([
-      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: "110%": must not be greater than 100%',
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"110%"}: must not be greater than 100%',
     ]);
     expect(ru({ maxUnavailable: 0, maxSurge: -1 })).toEqual([
       'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0',
     ]);
     expect(ru({ maxUnavailable: -1, maxSurge: 1 })).toEqual([
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
-      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero',
     ]);
     // A string that is not a percentage counts as its integer value only when it is one (Go's Atoi).
     expect(ru({ maxUnavailable: '5x', maxSurge: 0 })).toEqual([
       expect.stringMatching(
-        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "5x": a valid percent string must be/,
+        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5x"}: a valid percent string must be/,
       ),
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
     ]);
@@ -600,20 +600,20 @@ describe('StatefulSet', () => {
     expect(ru({ partition: 0, maxUnavailable: 2 })).toEqual([]);
     expect(ru({ partition: 0, maxUnavailable: '50%' })).toEqual([]);
     expect(ru({ partition: 0, maxUnavailable: 0 })).toEqual([
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: cannot be 0',
     ]);
     expect(ru({ partition: -1, maxUnavailable: '120%' })).toEqual([
       'spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0',
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"120%"}: must not be greater than 100%',
     ]);
     expect(ru({ maxUnavailable: -1 })).toEqual([
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
     ]);
     expect(ru({ maxUnavailable: 'half' })).toEqual([
       expect.stringMatching(
-        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "half": a valid percent string must be/,
+        /^spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"half"}: a valid percent string must be/,
       ),
-      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "half": cannot be 0',
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"half"}: cannot be 0',
     ]);
   });
 

@@ -24,6 +24,7 @@ import { formatLabels } from '../core/pod-columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
+  intOrStringGoSyntax,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -74,7 +75,9 @@ function validateRollingUpdateDaemonSet(ru: RollingUpdateDaemonSetValue, path: s
   const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(maxSurge) !== 0;
   if (hasUnavailable && hasSurge) {
-    errors.push(invalid(surgePath, maxSurge, 'may not be set when maxUnavailable is non-zero'));
+    errors.push(
+      invalid(surgePath, intOrStringGoSyntax(maxSurge), 'may not be set when maxUnavailable is non-zero'),
+    );
   } else if (!hasUnavailable && !hasSurge) {
     errors.push(requiredError(unavailablePath, 'cannot be 0 when maxSurge is 0'));
   }

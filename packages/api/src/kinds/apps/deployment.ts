@@ -26,6 +26,7 @@ import { ageColumn, nameColumn } from '../columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
+  intOrStringGoSyntax,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -62,7 +63,13 @@ function validateRollingUpdateDeployment(ru: RollingUpdateDeploymentValue, path:
   errors.push(...validatePositiveIntOrPercent(maxUnavailable, child(path, 'maxUnavailable')));
   errors.push(...validatePositiveIntOrPercent(maxSurge, child(path, 'maxSurge')));
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
-    errors.push(invalid(child(path, 'maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+    errors.push(
+      invalid(
+        child(path, 'maxUnavailable'),
+        intOrStringGoSyntax(maxUnavailable),
+        'may not be 0 when `maxSurge` is 0',
+      ),
+    );
   }
   errors.push(...validateNotMoreThan100Percent(maxUnavailable, child(path, 'maxUnavailable')));
   return errors;

@@ -1,6 +1,6 @@
 import type { IntOrString } from '../../schema/fields';
 import { isValidPercent } from '../../util/names';
-import { invalid, type FieldError } from '../../validation/field-error';
+import { GoSyntax, invalid, type FieldError } from '../../validation/field-error';
 
 /** Kubernetes' message for a negative count. */
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0';
@@ -27,9 +27,17 @@ export function intOrPercentValue(value: IntOrString): number {
   return /^[+-]?\d+$/.test(value) ? Number.parseInt(value, 10) : 0;
 }
 
+/** How Kubernetes prints an IntOrString in a message (Go's %#v of intstr.IntOrString). */
+export function intOrStringGoSyntax(value: IntOrString): GoSyntax {
+  return typeof value === 'string'
+    ? new GoSyntax(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(value)}}`)
+    : new GoSyntax(`intstr.IntOrString{Type:0, IntVal:${value}, StrVal:""}`);
+}
+
 /** Kubernetes' ValidatePositiveIntOrPercent: a non-negative integer or a valid percent string. */
 export function validatePositiveIntOrPercent(value: IntOrString, path: string): FieldError[] {
-  if (typeof value === 'string') return isValidPercent(value).map((msg) => invalid(path, value, msg));
+  if (typeof value === 'string')
+    return isValidPercent(value).map((msg) => invalid(path, intOrStringGoSyntax(value), msg));
   return validateNonnegative(value, path);
 }
 
@@ -37,6 +45,6 @@ export function validatePositiveIntOrPercent(value: IntOrString, path: string): 
 export function validateNotMoreThan100Percent(value: IntOrString, path: string): FieldError[] {
   const percent = percentValue(value);
   return percent !== undefined && percent > 100
-    ? [invalid(path, value, 'must not be greater than 100%')]
+    ? [invalid(path, intOrStringGoSyntax(value), 'must not be greater than 100%')]
     : [];
 }

@@ -28,6 +28,7 @@ import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
+  intOrStringGoSyntax,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -71,7 +72,8 @@ function validateRollingUpdateStatefulSet(
   if (maxUnavailable !== undefined) {
     const at = child(path, 'maxUnavailable');
     errors.push(...validatePositiveIntOrPercent(maxUnavailable, at));
-    if (intOrPercentValue(maxUnavailable) === 0) errors.push(invalid(at, maxUnavailable, 'cannot be 0'));
+    if (intOrPercentValue(maxUnavailable) === 0)
+      errors.push(invalid(at, intOrStringGoSyntax(maxUnavailable), 'cannot be 0'));
     errors.push(...validateNotMoreThan100Percent(maxUnavailable, at));
   }
   return errors;

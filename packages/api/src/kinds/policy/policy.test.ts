@@ -50,10 +50,10 @@ describe('policy/v1beta1 PodDisruptionBudget', () => {
       'spec.minAvailable: Invalid value: -1: must be greater than or equal to 0',
     ]);
     expect(run(PodDisruptionBudgetSpecSchema, { maxUnavailable: '120%' }, 'spec')).toEqual([
-      'spec.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+      'spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"120%"}: must not be greater than 100%',
     ]);
     expect(run(PodDisruptionBudgetSpecSchema, { minAvailable: 'half' }, 'spec')[0]).toMatch(
-      /^spec.minAvailable: Invalid value: "half": a valid percent string must be a numeric string followed by an ending '%'/,
+      /^spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"half"}: a valid percent string must be a numeric string followed by an ending '%'/,
     );
     expect(run(PodDisruptionBudgetSpecSchema, { minAvailable: '50%' }, 'spec')).toEqual([]);
   });
