@@ -1,24 +1,7 @@
 import { PodKind } from '../kinds/core/pod';
 import { protobufPrefix } from './envelope';
 import { ProtobufCodec } from './protobuf-codec';
-
-/** Protobuf writing for test vectors: bytes laid out by hand from Kubernetes' published field numbers. */
-const varint = (n: number): number[] => {
-  const out: number[] = [];
-  while (n > 127) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-};
-const bytes = (field: number, data: number[]): number[] => [
-  ...varint((field << 3) | 2),
-  ...varint(data.length),
-  ...data,
-];
-const str = (field: number, s: string): number[] => bytes(field, [...Buffer.from(s, 'utf8')]);
-const int = (field: number, n: number): number[] => [...varint(field << 3), ...varint(n)];
+import { bytes, int, str } from '../testing/proto-wire';
 
 describe('a Pod on the wire', () => {
   const codec = new ProtobufCodec([PodKind]);

@@ -1,27 +1,12 @@
 import { protobufPrefix } from '../../protobuf/envelope';
 import { ProtobufCodec } from '../../protobuf/protobuf-codec';
 import { DaemonSetKind, StatefulSetKind } from './index';
+import { bytes, int, str } from '../../testing/proto-wire';
 
 /**
  * The apps/v1 fields of Kubernetes 1.29 on the wire: bytes laid out by hand from the field numbers of
  * k8s.io/api/apps/v1/generated.proto, decoded, and the JSON encoded and decoded back unchanged.
  */
-const varint = (n: number): number[] => {
-  const out: number[] = [];
-  while (n > 127) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-};
-const bytes = (field: number, data: number[]): number[] => [
-  ...varint((field << 3) | 2),
-  ...varint(data.length),
-  ...data,
-];
-const str = (field: number, s: string): number[] => bytes(field, [...Buffer.from(s, 'utf8')]);
-const int = (field: number, n: number): number[] => [...varint(field << 3), ...varint(n)];
 // util/intstr IntOrString: type 1 (0 int, 1 string), intVal 2, strVal 3
 const intVal = (field: number, n: number): number[] => bytes(field, [...int(1, 0), ...int(2, n)]);
 const strVal = (field: number, s: string): number[] => bytes(field, [...int(1, 1), ...str(3, s)]);
