@@ -215,4 +215,28 @@ describe('MultiLock', () => {
     await lock.update(rec('me'));
     expect(secondary.record).toMatchObject({ holderIdentity: 'me' });
   });
+
+  it('lets only the first of two candidates racing to create the locks hold them', async () => {
+    const primary = new Store();
+    const secondary = new Store();
+    const a = new MultiLock(new MemoryLock(primary, 'a'), new MemoryLock(secondary, 'a'));
+    const b = new MultiLock(new MemoryLock(primary, 'b'), new MemoryLock(secondary, 'b'));
+    const rec = (holderIdentity: string): LeaderElectionRecord => ({
+      holderIdentity,
+      leaseDurationSeconds: 15,
+      acquireTime: '2024-01-01T00:00:00Z',
+      renewTime: '2024-01-01T00:00:00Z',
+      leaderTransitions: 0,
+    });
+    // both found no lock; a creates the primary first
+    await expect(a.get()).rejects.toThrow('not found');
+    await expect(b.get()).rejects.toThrow('not found');
+    await new MemoryLock(primary, 'a').create(rec('a'));
+    // b lost the race: it must neither succeed nor create the secondary
+    await expect(b.create(rec('b'))).rejects.toThrow('exists');
+    expect(secondary.record).toBeUndefined();
+    // a, whose primary it is, completes its pair
+    await a.create(rec('a'));
+    expect((await b.get()).record.holderIdentity).toBe('a');
+  });
 });

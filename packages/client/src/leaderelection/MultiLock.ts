@@ -33,11 +33,20 @@ export class MultiLock implements ResourceLock {
     return { record, raw: `${raw},${secondary.raw}` };
   }
 
+  /**
+   * Creates both locks. A primary that already exists is taken as ours only when it names this
+   * candidate (the secondary went missing): one another candidate created first means this one lost
+   * the race, and creating the secondary anyway would leave two holders that read as unknown.
+   */
   async create(record: LeaderElectionRecord, signal?: AbortSignal): Promise<void> {
     try {
       await this.primary.create(record, signal);
     } catch (err) {
       if (!isAlreadyExists(err)) {
+        throw err;
+      }
+      const existing = await this.primary.get(signal);
+      if (existing.record.holderIdentity !== this.identity()) {
         throw err;
       }
     }
