@@ -1,28 +1,7 @@
 import { ConfigMapKind } from '../kinds/core/configmap';
 import { protobufPrefix } from './envelope';
 import { ProtobufCodec } from './protobuf-codec';
-
-/** A minimal protobuf writer for test vectors written from Kubernetes' published field numbers. */
-const pb = {
-  varint(n: number): number[] {
-    const out: number[] = [];
-    while (n > 127) {
-      out.push((n & 0x7f) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    out.push(n);
-    return out;
-  },
-  bytesField(field: number, data: number[]): number[] {
-    return [...pb.varint((field << 3) | 2), ...pb.varint(data.length), ...data];
-  },
-  str(field: number, s: string): number[] {
-    return pb.bytesField(field, [...Buffer.from(s, 'utf8')]);
-  },
-  int(field: number, n: number): number[] {
-    return [...pb.varint(field << 3), ...pb.varint(n)];
-  },
-};
+import * as pb from '../testing/proto-wire';
 
 describe('ProtobufCodec', () => {
   const codec = new ProtobufCodec([ConfigMapKind]);
@@ -85,17 +64,14 @@ describe('ProtobufCodec', () => {
       ...pb.str(1, 'cfg'),
       ...pb.str(3, 'ns1'),
       ...pb.int(7, 5),
-      ...pb.bytesField(11, [...pb.str(1, 'k'), ...pb.str(2, 'v')]),
+      ...pb.bytes(11, [...pb.str(1, 'k'), ...pb.str(2, 'v')]),
     ];
     const raw = [
-      ...pb.bytesField(1, metadata),
-      ...pb.bytesField(2, [...pb.str(1, 'key'), ...pb.str(2, 'value')]),
+      ...pb.bytes(1, metadata),
+      ...pb.bytes(2, [...pb.str(1, 'key'), ...pb.str(2, 'value')]),
       ...pb.int(4, 1),
     ];
-    const envelope = [
-      ...pb.bytesField(1, [...pb.str(1, 'v1'), ...pb.str(2, 'ConfigMap')]),
-      ...pb.bytesField(2, raw),
-    ];
+    const envelope = [...pb.bytes(1, [...pb.str(1, 'v1'), ...pb.str(2, 'ConfigMap')]), ...pb.bytes(2, raw)];
     const decoded = codec.decode(Uint8Array.from([...protobufPrefix, ...envelope]));
     expect(decoded).toEqual({
       apiVersion: 'v1',

@@ -193,17 +193,18 @@ describe('LeaderElector.check', () => {
 });
 
 describe('MultiLock', () => {
+  const rec = (holderIdentity: string): LeaderElectionRecord => ({
+    holderIdentity,
+    leaseDurationSeconds: 15,
+    acquireTime: '2024-01-01T00:00:00Z',
+    renewTime: '2024-01-01T00:00:00Z',
+    leaderTransitions: 0,
+  });
+
   it('reports an unknown leader when primary and secondary disagree, and creates a missing secondary', async () => {
     const primary = new Store();
     const secondary = new Store();
     const lock = new MultiLock(new MemoryLock(primary, 'me'), new MemoryLock(secondary, 'me'));
-    const rec = (holderIdentity: string): LeaderElectionRecord => ({
-      holderIdentity,
-      leaseDurationSeconds: 15,
-      acquireTime: '2024-01-01T00:00:00Z',
-      renewTime: '2024-01-01T00:00:00Z',
-      leaderTransitions: 0,
-    });
     primary.record = rec('old-client');
     expect((await lock.get()).record.holderIdentity).toBe('old-client');
     secondary.record = rec('other');
@@ -221,13 +222,6 @@ describe('MultiLock', () => {
     const secondary = new Store();
     const a = new MultiLock(new MemoryLock(primary, 'a'), new MemoryLock(secondary, 'a'));
     const b = new MultiLock(new MemoryLock(primary, 'b'), new MemoryLock(secondary, 'b'));
-    const rec = (holderIdentity: string): LeaderElectionRecord => ({
-      holderIdentity,
-      leaseDurationSeconds: 15,
-      acquireTime: '2024-01-01T00:00:00Z',
-      renewTime: '2024-01-01T00:00:00Z',
-      leaderTransitions: 0,
-    });
     // both found no lock; a creates the primary first
     await expect(a.get()).rejects.toThrow('not found');
     await expect(b.get()).rejects.toThrow('not found');
