@@ -725,19 +725,11 @@ export class ResourceHandler {
   private writeParts(res: ServerResponse, parts: Buffer[], contentType: string, warnings: string[]): void {
     let length = 0;
     for (const part of parts) length += part.length;
-    if (
-      length < listChunkBytes ||
-      (length >= gzipThresholdBytes && acceptsGzip(res.req?.headers['accept-encoding']))
-    ) {
+    if (length < listChunkBytes || compresses(res, length)) {
       this.write(res, 200, Buffer.concat(parts, length), contentType, warnings);
       return;
     }
-    const headers: Record<string, string | string[]> = {
-      'Content-Type': contentType,
-      'Content-Length': String(length),
-    };
-    if (warnings.length) headers.Warning = warnings.map(warningHeader);
-    res.writeHead(200, headers);
+    res.writeHead(200, answerHeaders(contentType, length, warnings));
     let from = 0;
     let bytes = 0;
     for (let i = 0; i < parts.length; i++) {
@@ -758,16 +750,15 @@ export class ResourceHandler {
     contentType: string,
     warnings: string[],
   ): void {
-    const headers: Record<string, string | string[]> = { 'Content-Type': contentType };
-    if (body.length >= gzipThresholdBytes && acceptsGzip(res.req?.headers['accept-encoding'])) {
+    if (compresses(res, body.length)) {
       // APIResponseCompression: large answers are gzipped at the fastest level, as Kubernetes does
       body = gzipSync(body, { level: 1 });
-      headers['Content-Encoding'] = 'gzip';
-      headers.Vary = 'Accept-Encoding';
-    }
-    headers['Content-Length'] = String(body.length);
-    if (warnings.length) headers.Warning = warnings.map(warningHeader);
-    res.writeHead(code, headers);
+      res.writeHead(code, {
+        ...answerHeaders(contentType, body.length, warnings),
+        'Content-Encoding': 'gzip',
+        Vary: 'Accept-Encoding',
+      });
+    } else res.writeHead(code, answerHeaders(contentType, body.length, warnings));
     res.end(body);
   }
 }
@@ -777,6 +768,25 @@ const listChunkBytes = 256 * 1024;
 
 /** Kubernetes compresses responses of at least 128 KiB. */
 const gzipThresholdBytes = 128 * 1024;
+
+/** Whether an answer of `length` bytes goes out gzipped: large enough, and the client accepts gzip. */
+function compresses(res: ServerResponse, length: number): boolean {
+  return length >= gzipThresholdBytes && acceptsGzip(res.req?.headers['accept-encoding']);
+}
+
+/** The headers of an answer with a body of `length` bytes. */
+function answerHeaders(
+  contentType: string,
+  length: number,
+  warnings: string[],
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {
+    'Content-Type': contentType,
+    'Content-Length': String(length),
+  };
+  if (warnings.length) headers.Warning = warnings.map(warningHeader);
+  return headers;
+}
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
