@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStorage } from './storage-factory';
-import { EtcdStorage } from '../storage/etcd/etcd-storage';
 import { SqliteStorage } from '../storage/embedded/sqlite-storage';
+import { ThreadStorage } from '../storage/worker/thread-storage';
 
 describe('createStorage', () => {
   let dir: string;
@@ -32,10 +32,11 @@ describe('createStorage', () => {
     }
   });
 
-  it('makes an etcd client for etcd3 without creating the embedded directory', async () => {
+  it('runs an etcd client for etcd3 in a storage thread, without creating the embedded directory', async () => {
     const storage = createStorage(config('etcd3'));
     try {
-      expect(storage).toBeInstanceOf(EtcdStorage);
+      expect(storage).toBeInstanceOf(ThreadStorage);
+      await expect(storage.get('/registry/x')).rejects.toMatchObject({ code: 'Unavailable' });
       expect(existsSync(join(dir, 'data'))).toBe(false);
     } finally {
       await storage.close();

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EtcdStorage } from '../storage/etcd/etcd-storage';
+import type { EtcdStorageOptions } from '../storage/etcd/etcd-storage';
 import type { SqliteStorage } from '../storage/embedded/sqlite-storage';
 import type { Storage } from '../storage/storage';
+import { ThreadStorage } from '../storage/worker/thread-storage';
 
 export interface StorageConfig {
   backend: 'etcd3' | 'embedded';
@@ -14,6 +15,8 @@ export interface StorageConfig {
 /**
  * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd client
  * (etcd3, gRPC) and the embedded store (better-sqlite3) each cost several megabytes resident.
+ * The etcd client runs in its own thread (see {@link ThreadStorage}): a gRPC call costs more CPU
+ * than the rest of a request's handling.
  */
 export function createStorage(config: StorageConfig): Storage {
   if (config.backend === 'embedded') {
@@ -24,12 +27,13 @@ export function createStorage(config: StorageConfig): Storage {
     };
     return new Sqlite(join(config.embeddedDir, 'orch.db'));
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { EtcdStorage: Etcd } = require('../storage/etcd/etcd-storage') as {
-    EtcdStorage: typeof EtcdStorage;
-  };
-  return new Etcd({
+  const options: EtcdStorageOptions = {
     endpoints: config.etcdServers,
     compactionIntervalMs: config.etcdCompactionIntervalMs,
+  };
+  return new ThreadStorage({
+    module: require.resolve('../storage/etcd/etcd-storage'),
+    exportName: 'EtcdStorage',
+    options,
   });
 }

@@ -79,8 +79,14 @@ export class EtcdStorage implements Storage {
           backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 1000 }),
         }),
       },
-      // whole-collection lists of large resources exceed gRPC's 4 MiB default (Kubernetes lifts it too)
-      grpcOptions: { 'grpc.max_receive_message_length': -1 },
+      grpcOptions: {
+        // whole-collection lists of large resources exceed gRPC's 4 MiB default (Kubernetes lifts it too)
+        'grpc.max_receive_message_length': -1,
+        // per-call bookkeeping nobody reads: channel statistics, and gRPC's own retries (the fault
+        // handling above retries, on another member)
+        'grpc.enable_channelz': 0,
+        'grpc.enable_retries': 0,
+      },
       ...options.client,
       hosts: options.endpoints,
     });
