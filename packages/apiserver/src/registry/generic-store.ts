@@ -78,6 +78,9 @@ interface Encoded {
 /** How many of its latest writes a store keeps decoded (see GenericStore.recentWrites). */
 const recentWritesKept = 1024;
 
+/** The largest page a selective list reads from storage at once (Kubernetes' etcd store's maxLimit). */
+const maxListPage = 10_000;
+
 /** Objects larger than this are refused (etcd's default request limit). */
 export const maxObjectBytes = 1.5 * 1024 * 1024;
 
@@ -449,12 +452,15 @@ export class GenericStore {
     let more: boolean;
     let remaining: number;
     let lastKey: string | undefined;
+    // a page of what is still missing; doubled (up to maxListPage) while selectors drop items, as
+    // Kubernetes' etcd store does, so a selective small-limit list does not read one key at a time
+    let pageLimit = limit ? limit : undefined;
     for (;;) {
       let page;
       try {
         page = await this.storage.list(prefix, {
           revision: revision || undefined,
-          limit: limit ? limit - items.length : undefined,
+          limit: pageLimit,
           startKey,
           fromCache,
         });
@@ -470,15 +476,20 @@ export class GenericStore {
         throw toStatusError(e);
       }
       revision = page.revision;
+      let taken = 0;
       for (const kv of page.items) {
+        if (limit && items.length >= limit) break;
         const obj = this.listed(kv, scope.apiVersion);
         if (matches(obj)) items.push(obj);
         lastKey = kv.key;
+        taken++;
       }
-      more = page.more;
-      remaining = page.remaining;
+      // the page's items after the last one taken are still to come
+      more = page.more || taken < page.items.length;
+      remaining = page.remaining + page.items.length - taken;
       if (!limit || !more || items.length >= limit) break;
       startKey = lastKey + '\x00';
+      pageLimit = Math.min(Math.max(pageLimit! * 2, limit - items.length), maxListPage);
     }
     const metadata: ListResult['metadata'] = { resourceVersion: String(revision) };
     if (limit && more && lastKey !== undefined) {

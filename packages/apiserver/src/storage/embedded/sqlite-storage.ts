@@ -111,8 +111,10 @@ export class SqliteStorage implements Storage {
         "SELECT key, X'' AS value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
       ),
       countCurrent: this.db.prepare('SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ?'),
+      // walks the revisions after the given one (`+key`: not the key index, whose range under a wide
+      // prefix such as the watch cache's /registry/ is the whole history, read and sorted every call)
       changedAfter: this.db.prepare(
-        'SELECT rev FROM history WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev LIMIT 1',
+        'SELECT rev FROM history WHERE rev > ? AND +key >= ? AND +key < ? ORDER BY rev LIMIT 1',
       ),
       listAt: this.db.prepare(`
         SELECT h.key, h.value, h.create_rev, h.rev AS mod_rev FROM history h
