@@ -84,6 +84,14 @@ const maxListPage = 10_000;
 /** Objects larger than this are refused (etcd's default request limit). */
 export const maxObjectBytes = 1.5 * 1024 * 1024;
 
+/** Thrown inside an update that worked from a copy it cannot trust for its answer: read again. */
+const staleCopy = new Error('the cached object may be stale');
+
+/** The write of an update failed: its answer, whether the attempt started from a cached copy or not. */
+class WriteFailed {
+  constructor(readonly error: StatusError) {}
+}
+
 const conflictMessage =
   'the object has been modified; please apply your changes to the latest version and try again';
 
@@ -656,71 +664,114 @@ export class GenericStore {
     access: TransformAccess = 'copy',
   ): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.key(scope.namespace, name);
+    // The first attempt starts from the watch cache's copy when it has one; a stale copy shows as a
+    // conflicting write, or as a failure of the transform or of a check, and is then read again
+    // from storage before anything is answered (Kubernetes' cachedExistingObject).
+    let guess = scope.dryRun ? undefined : await this.storage.cached?.(key);
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.storage.get(key);
-      // shared and read-only from here on: what is written is `obj`, built by the transform
-      const current = kv ? this.listed(kv, scope.apiVersion) : undefined;
-      const obj = transform(current && access === 'copy' ? clone(current) : current);
-      this.checkIdentity(obj, scope, name);
-      this.checkUnknown(obj, options);
-      if (!current) {
-        if ((!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) || subresource)
-          throw statusErrors.notFound(this.qualified, name);
-        const created = await this.create(scope, obj, options);
-        return { object: created, created: true };
+      const fresh = guess === undefined;
+      const kv = guess ?? (await this.storage.get(key));
+      guess = undefined;
+      let written: { object: ApiObject; created: boolean } | 'retry';
+      try {
+        written = await this.updateFrom(kv, key, scope, name, transform, options, subresource, access, fresh);
+      } catch (e) {
+        if (e instanceof WriteFailed) throw e.error;
+        if (fresh) throw e;
+        continue;
       }
-      const precondition = obj.metadata.resourceVersion;
-      if (precondition && precondition !== current.metadata.resourceVersion) {
-        throw statusErrors.conflict(this.qualified, name, conflictMessage);
-      }
-      if (!precondition && !this.strategy.allowUnconditionalUpdate) {
-        throw this.invalid(name, [
-          {
-            type: 'FieldValueRequired',
-            field: 'metadata.resourceVersion',
-            detail: 'must be specified for an update',
-          },
-        ]);
-      }
-      this.strategy.compiled.default(obj);
-      const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
-      await this.admission.admit(attributes);
-      if (subresource === 'status') {
-        // status writes keep the managed fields they computed (Kubernetes' ResetObjectMetaForStatus)
-        const managedFields = obj.metadata.managedFields;
-        this.strategy.prepareForStatusUpdate(obj, current);
-        if (managedFields === undefined) delete obj.metadata.managedFields;
-        else obj.metadata.managedFields = managedFields;
-      } else this.strategy.prepareForUpdate(obj, current, subresource);
-      this.recordUpdate(current, obj, scope, options, subresource);
-      const errors = this.strategy.validateUpdate(obj, current, subresource);
-      if (errors.length) throw this.invalid(name, errors);
-      await this.admission.validate(attributes);
-      obj.metadata.resourceVersion = current.metadata.resourceVersion;
-      if (jsonEqual(obj, current)) return { object: current, created: false };
-      if (this.strategy.finished(obj)) {
-        // the last finalizer is gone from an object being deleted: the delete completes now
-        if (scope.dryRun) return { object: obj, created: false };
-        try {
-          await this.storage.delete(key, kv!.modRevision);
-          return { object: obj, created: false };
-        } catch (e) {
-          if (e instanceof StorageError && e.code === 'Conflict' && !precondition && attempt < 16) continue;
-          throw this.writeFailure(e, name);
-        }
-      }
+      if (written !== 'retry') return written;
+      if (attempt >= 16) throw statusErrors.conflict(this.qualified, name, conflictMessage);
+    }
+  }
+
+  /**
+   * One attempt of {@link update} from the stored `kv` (read now, or the cache's copy when not
+   * `fresh`): the answer, or 'retry' when a concurrent write got in between and the update has no
+   * precondition of its own. Any failure working from a copy that is not fresh may be due to its age.
+   */
+  private async updateFrom(
+    kv: KV | undefined,
+    key: string,
+    scope: RequestScope,
+    name: string,
+    transform: (current: ApiObject | undefined) => ApiObject,
+    options: WriteOptions,
+    subresource: string,
+    access: TransformAccess,
+    fresh: boolean,
+  ): Promise<{ object: ApiObject; created: boolean } | 'retry'> {
+    // shared and read-only from here on: what is written is `obj`, built by the transform
+    const current = kv ? this.listed(kv, scope.apiVersion) : undefined;
+    const obj = transform(current && access === 'copy' ? clone(current) : current);
+    this.checkIdentity(obj, scope, name);
+    this.checkUnknown(obj, options);
+    if (!current) {
+      if ((!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) || subresource)
+        throw statusErrors.notFound(this.qualified, name);
+      const created = await this.create(scope, obj, options);
+      return { object: created, created: true };
+    }
+    const precondition = obj.metadata.resourceVersion;
+    if (precondition && precondition !== current.metadata.resourceVersion) {
+      throw statusErrors.conflict(this.qualified, name, conflictMessage);
+    }
+    if (!precondition && !this.strategy.allowUnconditionalUpdate) {
+      throw this.invalid(name, [
+        {
+          type: 'FieldValueRequired',
+          field: 'metadata.resourceVersion',
+          detail: 'must be specified for an update',
+        },
+      ]);
+    }
+    this.strategy.compiled.default(obj);
+    const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
+    await this.admission.admit(attributes);
+    if (subresource === 'status') {
+      // status writes keep the managed fields they computed (Kubernetes' ResetObjectMetaForStatus)
+      const managedFields = obj.metadata.managedFields;
+      this.strategy.prepareForStatusUpdate(obj, current);
+      if (managedFields === undefined) delete obj.metadata.managedFields;
+      else obj.metadata.managedFields = managedFields;
+    } else this.strategy.prepareForUpdate(obj, current, subresource);
+    this.recordUpdate(current, obj, scope, options, subresource);
+    const errors = this.strategy.validateUpdate(obj, current, subresource);
+    if (errors.length) throw this.invalid(name, errors);
+    await this.admission.validate(attributes);
+    obj.metadata.resourceVersion = current.metadata.resourceVersion;
+    if (jsonEqual(obj, current)) {
+      // nothing to write: true of the stored object only if the copy is current
+      if (!fresh) throw staleCopy;
+      return { object: current, created: false };
+    }
+    // a conflicting write is made again on a fresh read unless the caller's own precondition failed;
+    // a precondition checked against a copy that is not fresh proves nothing
+    const retryable = (e: unknown) =>
+      e instanceof StorageError && e.code === 'Conflict' && (!precondition || !fresh);
+    if (this.strategy.finished(obj)) {
+      // the last finalizer is gone from an object being deleted: the delete completes now
       if (scope.dryRun) return { object: obj, created: false };
       try {
-        const encoded = this.encode(obj);
-        const written = await this.storage.update(key, encoded.bytes, kv!.modRevision);
-        const object = this.stored(obj, encoded, written, scope.apiVersion);
-        this.rememberWrite(key, object, written.modRevision, scope.apiVersion);
-        return { object, created: false };
+        await this.storage.delete(key, kv!.modRevision);
+        return { object: obj, created: false };
       } catch (e) {
-        if (e instanceof StorageError && e.code === 'Conflict' && !precondition && attempt < 16) continue;
-        throw this.writeFailure(e, name);
+        if (retryable(e)) return 'retry';
+        throw new WriteFailed(this.writeFailure(e, name));
       }
     }
+    if (scope.dryRun) return { object: obj, created: false };
+    const encoded = this.encode(obj);
+    let written: KV;
+    try {
+      written = await this.storage.update(key, encoded.bytes, kv!.modRevision);
+    } catch (e) {
+      if (retryable(e)) return 'retry';
+      throw new WriteFailed(this.writeFailure(e, name));
+    }
+    const object = this.stored(obj, encoded, written, scope.apiVersion);
+    this.rememberWrite(key, object, written.modRevision, scope.apiVersion);
+    return { object, created: false };
   }
 
   private writeFailure(e: unknown, name: string): StatusError {
@@ -741,11 +792,20 @@ export class GenericStore {
     options: DeleteOptions,
   ): Promise<{ result: unknown; deletedNow: boolean }> {
     const key = this.key(scope.namespace, name);
+    // starts from the watch cache's copy, as update does; whatever it would refuse or leave as it is
+    // is decided again on a fresh read
+    let guess = scope.dryRun ? undefined : await this.storage.cached?.(key);
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.storage.get(key);
+      const fresh = guess === undefined;
+      const kv = guess ?? (await this.storage.get(key));
+      guess = undefined;
       if (!kv) throw statusErrors.notFound(this.qualified, name);
       const obj = this.decode(kv, scope.apiVersion);
       const pre = options.preconditions;
+      const refused =
+        (pre?.uid && pre.uid !== obj.metadata.uid) ||
+        (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion);
+      if (refused && !fresh) continue;
       if (pre?.uid && pre.uid !== obj.metadata.uid) {
         throw statusErrors.conflict(
           this.qualified,
@@ -760,7 +820,12 @@ export class GenericStore {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
         );
       }
-      await this.admission.validate(this.attributes('DELETE', scope, undefined, obj, ''));
+      try {
+        await this.admission.validate(this.attributes('DELETE', scope, undefined, obj, ''));
+      } catch (e) {
+        if (!fresh) continue;
+        throw e;
+      }
       const now = new Date();
       const updated = clone(obj);
       const policy = propagationOf(options, this.strategy.defaultPropagation);
@@ -796,7 +861,10 @@ export class GenericStore {
         m.deletionGracePeriodSeconds = grace;
       }
       if (scope.dryRun) return { result: updated, deletedNow: false };
-      if (jsonEqual(updated, obj)) return { result: obj, deletedNow: false };
+      if (jsonEqual(updated, obj)) {
+        if (!fresh) continue;
+        return { result: obj, deletedNow: false };
+      }
       try {
         const written = await this.storage.update(key, this.encode(updated).bytes, kv.modRevision);
         return { result: this.decode(written, scope.apiVersion), deletedNow: false };

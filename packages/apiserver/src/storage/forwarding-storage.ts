@@ -7,9 +7,12 @@ import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, Wat
 export class ForwardingStorage implements Storage {
   /** Present when the inner storage has it. */
   readonly changedAfter?: (prefix: string, revision: number) => Promise<boolean>;
+  /** Present when the inner storage has it. */
+  readonly cached?: (key: string) => Promise<KV | undefined>;
 
   constructor(protected readonly inner: Storage) {
     if (inner.changedAfter) this.changedAfter = (prefix, revision) => inner.changedAfter!(prefix, revision);
+    if (inner.cached) this.cached = (key) => inner.cached!(key);
   }
 
   get(key: string): Promise<KV | undefined> {

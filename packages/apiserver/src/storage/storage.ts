@@ -135,6 +135,12 @@ export interface Storage {
    * memory when nothing under the prefix changed since the state it holds.
    */
   changedAfter?(prefix: string, revision: number): Promise<boolean>;
+  /**
+   * Watch cache only: the key as the cache holds it, possibly slightly stale; undefined when the
+   * cache does not hold it. A read-modify-write starts from it (as Kubernetes' cacher passes its
+   * object to GuaranteedUpdate) and reads the backend only when the guarded write finds it stale.
+   */
+  cached?(key: string): Promise<KV | undefined>;
   /** Stops background work and watches and releases the backend. */
   close(): Promise<void>;
 }
