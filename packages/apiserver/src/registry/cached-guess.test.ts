@@ -56,6 +56,12 @@ describe('GenericStore: updates and deletes starting from a cached copy', () => 
     return { stale, current };
   }
   const data = (kv: KV | undefined) => (JSON.parse(kv!.value.toString()) as { data: unknown }).data;
+  /** A replace (PUT) of the data with the precondition resourceVersion of `at`. */
+  const replaceAt = (at: KV, replacement: Record<string, string>) => (c: ApiObject | undefined) => ({
+    ...c!,
+    metadata: { ...c!.metadata, resourceVersion: String(at.modRevision) },
+    data: replacement,
+  });
   const merge = (patch: Record<string, string>) => (c: ApiObject | undefined) => ({
     ...c!,
     data: { ...(c!.data as Record<string, string>), ...patch },
@@ -79,31 +85,13 @@ describe('GenericStore: updates and deletes starting from a cached copy', () => 
 
   test('a stale copy does not fail a precondition the stored object meets', async () => {
     const { current } = await staleCopyOf('c');
-    const { object } = await store.update(
-      scope,
-      'c',
-      (c) => ({
-        ...c!,
-        metadata: { ...c!.metadata, resourceVersion: String(current.modRevision) },
-        data: { k: 'v4' },
-      }),
-      options(),
-    );
+    const { object } = await store.update(scope, 'c', replaceAt(current, { k: 'v4' }), options());
     expect(object.data).toEqual({ k: 'v4' });
   });
 
   test('a precondition only the stale copy meets is a conflict', async () => {
     const { stale } = await staleCopyOf('d');
-    const update = store.update(
-      scope,
-      'd',
-      (c) => ({
-        ...c!,
-        metadata: { ...c!.metadata, resourceVersion: String(stale.modRevision) },
-        data: { k: 'v5' },
-      }),
-      options(),
-    );
+    const update = store.update(scope, 'd', replaceAt(stale, { k: 'v5' }), options());
     await expect(update).rejects.toMatchObject({ status: { code: 409, reason: 'Conflict' } });
     expect(data(await storage.get(key('d')))).toEqual({ k: 'v2', other: 'x' });
   });
