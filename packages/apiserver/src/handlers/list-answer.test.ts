@@ -1,3 +1,4 @@
+import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { allKinds, ProtobufCodec } from '@orch/api';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
@@ -49,6 +50,26 @@ describe('a large list answer, written in chunks', () => {
     const zipped = await get('application/json', 'gzip');
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.body).equals(res.body)).toBe(true);
+  });
+
+  it('stops, and the server answers the next request, when the client leaves after the first chunk', async () => {
+    const firstChunk = await new Promise<number>((resolve, reject) => {
+      const req = https.get(
+        s.url + configmaps,
+        { ca: s.ca, headers: { Accept: 'application/json' } },
+        (res) => {
+          res.once('data', (chunk: Buffer) => {
+            req.destroy();
+            resolve(chunk.length);
+          });
+        },
+      );
+      req.on('error', (e: NodeJS.ErrnoException) => e.code !== 'ECONNRESET' && reject(e));
+    });
+    expect(firstChunk).toBeGreaterThan(0);
+    const res = await get('application/json');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString()).items).toHaveLength(300);
   });
 
   it('is the whole protobuf list, decoding to the JSON list', async () => {

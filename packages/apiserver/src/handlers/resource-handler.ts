@@ -718,9 +718,11 @@ export class ResourceHandler {
 
   /**
    * A 200 answer given as parts in order (a list spliced from its items' encodings). Unless it is
-   * gzipped, it leaves in chunks of about {@link listChunkBytes} as they are joined, not as one
-   * buffer of the whole answer: the client receives and decodes the first chunks while the rest are
-   * joined and encrypted, and the server never holds a second copy of a large list.
+   * gzipped, it leaves in chunks of about {@link listChunkBytes}, each joined when the one before
+   * has been handed to the connection: the client receives and decodes the first chunks while the
+   * rest are joined and encrypted, and the server never holds a second copy of a large list. (Written
+   * all at once, the chunks would wait in the socket, which Node corks for the rest of the turn, and
+   * leave together after the last one was joined.)
    */
   private writeParts(res: ServerResponse, parts: Buffer[], contentType: string, warnings: string[]): void {
     let length = 0;
@@ -730,17 +732,28 @@ export class ResourceHandler {
       return;
     }
     res.writeHead(200, answerHeaders(contentType, length, warnings));
-    let from = 0;
-    let bytes = 0;
-    for (let i = 0; i < parts.length; i++) {
-      bytes += parts[i]!.length;
-      if (bytes >= listChunkBytes || i === parts.length - 1) {
-        res.write(from === i ? parts[i] : Buffer.concat(parts.slice(from, i + 1), bytes));
-        from = i + 1;
-        bytes = 0;
+    let next = 0;
+    const chunk = (): Buffer => {
+      const from = next;
+      let bytes = 0;
+      while (next < parts.length && bytes < listChunkBytes) bytes += parts[next++]!.length;
+      return next - from === 1 ? parts[from]! : Buffer.concat(parts.slice(from, next), bytes);
+    };
+    const pump = (): void => {
+      while (next < parts.length) {
+        if (!res.write(chunk())) {
+          res.once('drain', pump);
+          return;
+        }
       }
-    }
-    res.end();
+      res.end();
+    };
+    // a client that goes away stops the rest
+    res.once('close', () => {
+      next = parts.length;
+      res.removeListener('drain', pump);
+    });
+    pump();
   }
 
   private write(
