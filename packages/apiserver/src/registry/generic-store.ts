@@ -84,9 +84,6 @@ const maxListPage = 10_000;
 /** Objects larger than this are refused (etcd's default request limit). */
 export const maxObjectBytes = 1.5 * 1024 * 1024;
 
-/** Thrown inside an update that worked from a copy it cannot trust for its answer: read again. */
-const staleCopy = new Error('the cached object may be stale');
-
 /** The write of an update failed: its answer, whether the attempt started from a cached copy or not. */
 class WriteFailed {
   constructor(readonly error: StatusError) {}
@@ -462,7 +459,7 @@ export class GenericStore {
     let lastKey: string | undefined;
     // a page of what is still missing; doubled (up to maxListPage) while selectors drop items, as
     // Kubernetes' etcd store does, so a selective small-limit list does not read one key at a time
-    let pageLimit = limit ? limit : undefined;
+    let pageLimit = limit || undefined;
     for (;;) {
       let page;
       try {
@@ -497,7 +494,7 @@ export class GenericStore {
       remaining = page.remaining + page.items.length - taken;
       if (!limit || !more || items.length >= limit) break;
       startKey = lastKey + '\x00';
-      pageLimit = Math.min(Math.max(pageLimit! * 2, limit - items.length), maxListPage);
+      pageLimit = Math.min(pageLimit! * 2, maxListPage);
     }
     const metadata: ListResult['metadata'] = { resourceVersion: String(revision) };
     if (limit && more && lastKey !== undefined) {
@@ -688,7 +685,8 @@ export class GenericStore {
   /**
    * One attempt of {@link update} from the stored `kv` (read now, or the cache's copy when not
    * `fresh`): the answer, or 'retry' when a concurrent write got in between and the update has no
-   * precondition of its own. Any failure working from a copy that is not fresh may be due to its age.
+   * precondition of its own, or when a copy that is not fresh leaves nothing to write. Any failure
+   * working from such a copy may be due to its age.
    */
   private async updateFrom(
     kv: KV | undefined,
@@ -742,8 +740,7 @@ export class GenericStore {
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(obj, current)) {
       // nothing to write: true of the stored object only if the copy is current
-      if (!fresh) throw staleCopy;
-      return { object: current, created: false };
+      return fresh ? { object: current, created: false } : 'retry';
     }
     // a conflicting write is made again on a fresh read unless the caller's own precondition failed;
     // a precondition checked against a copy that is not fresh proves nothing
@@ -801,24 +798,10 @@ export class GenericStore {
       guess = undefined;
       if (!kv) throw statusErrors.notFound(this.qualified, name);
       const obj = this.decode(kv, scope.apiVersion);
-      const pre = options.preconditions;
-      const refused =
-        (pre?.uid && pre.uid !== obj.metadata.uid) ||
-        (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion);
-      if (refused && !fresh) continue;
-      if (pre?.uid && pre.uid !== obj.metadata.uid) {
-        throw statusErrors.conflict(
-          this.qualified,
-          name,
-          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
-        );
-      }
-      if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-        throw statusErrors.conflict(
-          this.qualified,
-          name,
-          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
-        );
+      const refusal = preconditionRefusal(options.preconditions, obj);
+      if (refusal) {
+        if (!fresh) continue;
+        throw statusErrors.conflict(this.qualified, name, refusal);
       }
       try {
         await this.admission.validate(this.attributes('DELETE', scope, undefined, obj, ''));
@@ -924,3 +907,14 @@ function propagationOf(options: DeleteOptions, fallback: PropagationPolicy): Pro
 }
 
 export type { KV };
+
+/** Why a delete's preconditions refuse the object (Kubernetes' wording), or undefined when they hold. */
+function preconditionRefusal(pre: DeleteOptions['preconditions'], obj: ApiObject): string | undefined {
+  if (pre?.uid && pre.uid !== obj.metadata.uid) {
+    return `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`;
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    return `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`;
+  }
+  return undefined;
+}
