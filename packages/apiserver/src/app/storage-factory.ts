@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EtcdStorageOptions } from '../storage/etcd/etcd-storage';
+import { etcdStorageInThread } from '../storage/etcd/etcd-in-thread';
 import type { SqliteStorage } from '../storage/embedded/sqlite-storage';
 import type { Storage } from '../storage/storage';
-import { ThreadStorage } from '../storage/worker/thread-storage';
 
 export interface StorageConfig {
   backend: 'etcd3' | 'embedded';
@@ -15,7 +14,7 @@ export interface StorageConfig {
 /**
  * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd client
  * (etcd3, gRPC) and the embedded store (better-sqlite3) each cost several megabytes resident.
- * The etcd client runs in its own thread (see {@link ThreadStorage}): a gRPC call costs more CPU
+ * The etcd client runs in its own thread (see `ThreadStorage`): a gRPC call costs more CPU
  * than the rest of a request's handling.
  */
 export function createStorage(config: StorageConfig): Storage {
@@ -27,13 +26,8 @@ export function createStorage(config: StorageConfig): Storage {
     };
     return new Sqlite(join(config.embeddedDir, 'orch.db'));
   }
-  const options: EtcdStorageOptions = {
+  return etcdStorageInThread({
     endpoints: config.etcdServers,
     compactionIntervalMs: config.etcdCompactionIntervalMs,
-  };
-  return new ThreadStorage({
-    module: require.resolve('../storage/etcd/etcd-storage'),
-    exportName: 'EtcdStorage',
-    options,
   });
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Storage, WatchEvent, WatchHandle } from '../storage';
 import {
+  CALL_OPS,
   Outbox,
   packError,
   packEvents,
@@ -16,16 +17,7 @@ import type { ThreadBackend } from './thread-storage';
  * calls and watches over the worker port.
  */
 
-const CALLS: ReadonlySet<CallOp> = new Set<CallOp>([
-  'get',
-  'list',
-  'create',
-  'update',
-  'delete',
-  'compact',
-  'currentRevision',
-  'compactedRevision',
-]);
+const CALLS: ReadonlySet<CallOp> = new Set(CALL_OPS);
 
 const port = parentPort;
 if (!port) throw new Error('storage-thread runs as a worker thread');

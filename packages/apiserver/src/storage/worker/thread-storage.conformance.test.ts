@@ -2,9 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import { Cacher } from '../cacher/cacher';
 import { runStorageConformance } from '../conformance/storage-conformance';
 import { WatchRecorder } from '../conformance/watch-recorder';
-import type { EtcdStorageOptions } from '../etcd/etcd-storage';
+import { etcdStorageInThread } from '../etcd/etcd-in-thread';
 import { EtcdCluster } from '../testing/etcd-cluster';
-import { ThreadStorage } from './thread-storage';
+import type { ThreadStorage } from './thread-storage';
 
 let cluster: EtcdCluster;
 
@@ -16,14 +16,7 @@ afterAll(async () => {
   await cluster.stop();
 });
 
-const etcdInThread = () => {
-  const options: EtcdStorageOptions = { endpoints: cluster.endpoints, compactionIntervalMs: 0 };
-  return new ThreadStorage({
-    module: require.resolve('../etcd/etcd-storage'),
-    exportName: 'EtcdStorage',
-    options,
-  });
-};
+const etcdInThread = () => etcdStorageInThread({ endpoints: cluster.endpoints, compactionIntervalMs: 0 });
 
 runStorageConformance('etcd in a storage thread', async () => etcdInThread());
 

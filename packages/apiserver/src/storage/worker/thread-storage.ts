@@ -66,35 +66,35 @@ export class ThreadStorage implements Storage {
   }
 
   get(key: string): Promise<KV | undefined> {
-    return this.call('get', [key]) as Promise<KV | undefined>;
+    return this.call('get', key) as Promise<KV | undefined>;
   }
 
   list(prefix: string, options?: ListOptions): Promise<ListResult> {
-    return this.call('list', [prefix, options]) as Promise<ListResult>;
+    return this.call('list', prefix, options) as Promise<ListResult>;
   }
 
   create(key: string, value: Uint8Array): Promise<KV> {
-    return this.call('create', [key], value) as Promise<KV>;
+    return this.call('create', key, value) as Promise<KV>;
   }
 
   update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
-    return this.call('update', [key], value, expectedModRevision) as Promise<KV>;
+    return this.call('update', key, value, expectedModRevision) as Promise<KV>;
   }
 
   delete(key: string, expectedModRevision?: number): Promise<KV> {
-    return this.call('delete', [key, expectedModRevision]) as Promise<KV>;
+    return this.call('delete', key, expectedModRevision) as Promise<KV>;
   }
 
   compact(revision: number): Promise<void> {
-    return this.call('compact', [revision]) as Promise<void>;
+    return this.call('compact', revision) as Promise<void>;
   }
 
   currentRevision(): Promise<number> {
-    return this.call('currentRevision', []) as Promise<number>;
+    return this.call('currentRevision') as Promise<number>;
   }
 
   compactedRevision(): Promise<number> {
-    return this.call('compactedRevision', []) as Promise<number>;
+    return this.call('compactedRevision') as Promise<number>;
   }
 
   async watch(
@@ -140,11 +140,11 @@ export class ThreadStorage implements Storage {
     }
   }
 
-  private call(op: CallOp, args: unknown[], value?: Uint8Array, ...rest: unknown[]): Promise<unknown> {
-    if (value === undefined) return this.request((id) => ({ id, op, args }));
-    // the value's own bytes, moved to the thread (a pooled Buffer posted as it is clones its slab)
-    const bytes = new Uint8Array(value);
-    return this.request((id) => ({ id, op, args: [...args, bytes, ...rest] }));
+  private call(op: CallOp, ...args: unknown[]): Promise<unknown> {
+    // a value goes as a copy of its own bytes, moved to the thread (a pooled Buffer posted as it is
+    // clones its whole slab)
+    const sent = args.map((a) => (a instanceof Uint8Array ? new Uint8Array(a) : a));
+    return this.request((id) => ({ id, op, args: sent }));
   }
 
   private request(message: (id: number) => ToThread, closing = false): Promise<unknown> {

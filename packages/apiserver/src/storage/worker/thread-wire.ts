@@ -9,8 +9,18 @@ import { StorageError, type StorageErrorCode } from '../storage-error';
  */
 
 /** The storage methods a request may name; `watch`, `unwatch` and `close` have their own shapes. */
-export type CallOp =
-  'get' | 'list' | 'create' | 'update' | 'delete' | 'compact' | 'currentRevision' | 'compactedRevision';
+export const CALL_OPS = [
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'compact',
+  'currentRevision',
+  'compactedRevision',
+] as const;
+
+export type CallOp = (typeof CALL_OPS)[number];
 
 export type ToThread =
   | { id: number; op: CallOp; args: unknown[] }
