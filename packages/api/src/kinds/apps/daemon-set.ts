@@ -14,7 +14,6 @@ import { defineKind } from '../../schema/kind';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
 import {
   child,
-  invalid,
   notSupported,
   required as requiredError,
   type FieldError,
@@ -24,7 +23,7 @@ import { formatLabels } from '../core/pod-columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
-  intOrStringGoSyntax,
+  invalidIntOrString,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -75,9 +74,7 @@ function validateRollingUpdateDaemonSet(ru: RollingUpdateDaemonSetValue, path: s
   const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(maxSurge) !== 0;
   if (hasUnavailable && hasSurge) {
-    errors.push(
-      invalid(surgePath, intOrStringGoSyntax(maxSurge), 'may not be set when maxUnavailable is non-zero'),
-    );
+    errors.push(invalidIntOrString(surgePath, maxSurge, 'may not be set when maxUnavailable is non-zero'));
   } else if (!hasUnavailable && !hasSurge) {
     errors.push(requiredError(unavailablePath, 'cannot be 0 when maxSurge is 0'));
   }

@@ -26,7 +26,7 @@ import { ageColumn, nameColumn } from '../columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
-  intOrStringGoSyntax,
+  invalidIntOrString,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -64,11 +64,7 @@ function validateRollingUpdateDeployment(ru: RollingUpdateDeploymentValue, path:
   errors.push(...validatePositiveIntOrPercent(maxSurge, child(path, 'maxSurge')));
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
     errors.push(
-      invalid(
-        child(path, 'maxUnavailable'),
-        intOrStringGoSyntax(maxUnavailable),
-        'may not be 0 when `maxSurge` is 0',
-      ),
+      invalidIntOrString(child(path, 'maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'),
     );
   }
   errors.push(...validateNotMoreThan100Percent(maxUnavailable, child(path, 'maxUnavailable')));

@@ -28,16 +28,21 @@ export function intOrPercentValue(value: IntOrString): number {
 }
 
 /** How Kubernetes prints an IntOrString in a message (Go's %#v of intstr.IntOrString). */
-export function intOrStringGoSyntax(value: IntOrString): GoSyntax {
+function intOrStringGoSyntax(value: IntOrString): GoSyntax {
   return typeof value === 'string'
     ? new GoSyntax(`intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(value)}}`)
     : new GoSyntax(`intstr.IntOrString{Type:0, IntVal:${value}, StrVal:""}`);
 }
 
+/** An Invalid error for an IntOrString, its value printed as Kubernetes prints it. */
+export function invalidIntOrString(path: string, value: IntOrString, detail: string): FieldError {
+  return invalid(path, intOrStringGoSyntax(value), detail);
+}
+
 /** Kubernetes' ValidatePositiveIntOrPercent: a non-negative integer or a valid percent string. */
 export function validatePositiveIntOrPercent(value: IntOrString, path: string): FieldError[] {
   if (typeof value === 'string')
-    return isValidPercent(value).map((msg) => invalid(path, intOrStringGoSyntax(value), msg));
+    return isValidPercent(value).map((msg) => invalidIntOrString(path, value, msg));
   return validateNonnegative(value, path);
 }
 
@@ -45,6 +50,6 @@ export function validatePositiveIntOrPercent(value: IntOrString, path: string): 
 export function validateNotMoreThan100Percent(value: IntOrString, path: string): FieldError[] {
   const percent = percentValue(value);
   return percent !== undefined && percent > 100
-    ? [invalid(path, intOrStringGoSyntax(value), 'must not be greater than 100%')]
+    ? [invalidIntOrString(path, value, 'must not be greater than 100%')]
     : [];
 }

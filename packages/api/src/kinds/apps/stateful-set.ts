@@ -28,7 +28,7 @@ import { PersistentVolumeClaimSchema } from '../core/persistent-volume-claim';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
 import {
   intOrPercentValue,
-  intOrStringGoSyntax,
+  invalidIntOrString,
   validateNonnegative,
   validateNotMoreThan100Percent,
   validatePositiveIntOrPercent,
@@ -73,7 +73,7 @@ function validateRollingUpdateStatefulSet(
     const at = child(path, 'maxUnavailable');
     errors.push(...validatePositiveIntOrPercent(maxUnavailable, at));
     if (intOrPercentValue(maxUnavailable) === 0)
-      errors.push(invalid(at, intOrStringGoSyntax(maxUnavailable), 'cannot be 0'));
+      errors.push(invalidIntOrString(at, maxUnavailable, 'cannot be 0'));
     errors.push(...validateNotMoreThan100Percent(maxUnavailable, at));
   }
   return errors;
