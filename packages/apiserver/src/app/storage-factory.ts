@@ -14,8 +14,8 @@ export interface StorageConfig {
 /**
  * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd client
  * (etcd3, gRPC) and the embedded store (better-sqlite3) each cost several megabytes resident.
- * The etcd client runs in its own thread (see `ThreadStorage`): a gRPC call costs more CPU
- * than the rest of a request's handling.
+ * The etcd client runs in its own thread (see `ThreadStorage`): its calls (gRPC over HTTP/2, and
+ * the watch streams) cost CPU beside the request handling, on the other core.
  */
 export function createStorage(config: StorageConfig): Storage {
   if (config.backend === 'embedded') {

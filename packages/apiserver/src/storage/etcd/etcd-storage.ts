@@ -1,22 +1,21 @@
 import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
-import {
-  CompareResult,
-  CompareTarget,
-  Etcd3,
-  isRecoverableError,
-  type IKeyValue,
-  type IOptions,
-  type IRequestOp,
-  type ITxnResponse,
-  type IWatchResponse,
-  type Watcher,
-} from 'etcd3';
+import { Etcd3, isRecoverableError, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
 import { prefixEnd, rangeStart } from '../key-range';
 import { EtcdCompactor } from '../etcd-compactor';
 import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
 import { StorageError } from '../storage-error';
 import { failedWatch } from '../watch-hub';
 import { fromEtcdError, isEtcdCompacted, isEtcdFutureRevision } from './etcd-errors';
+import {
+  CompareResult,
+  CompareTarget,
+  EtcdKVClient,
+  int64,
+  type EtcdCompare,
+  type EtcdKeyValue,
+  type EtcdRequestOp,
+  type EtcdTxnResponse,
+} from './etcd-kv-client';
 
 export interface EtcdStorageOptions {
   /** Client URLs of the cluster members, e.g. `['http://127.0.0.1:2379']`. */
@@ -30,7 +29,7 @@ export interface EtcdStorageOptions {
   compactionIntervalMs?: number;
   /** Deadline of every unary call (reads, writes, compaction); streams have none. Default 15 s. */
   requestTimeoutMs?: number;
-  /** Passed to the etcd3 client (TLS credentials, auth, gRPC options, fault handling). */
+  /** Passed to the etcd3 client of watches and compaction (TLS credentials, auth, gRPC options). */
   client?: Omit<IOptions, 'hosts'>;
 }
 
@@ -45,14 +44,17 @@ const KEYSPACE_END = Buffer.from([0]);
 /**
  * The etcd backend. Keys are used as given, `modRevision` is etcd's mod revision, every write is a
  * transaction comparing the key's mod (or create) revision, and watches use etcd's watch API with
- * the previous value of each key.
+ * the previous value of each key. Reads and writes go through the lean {@link EtcdKVClient};
+ * watches and compaction's turn-taking through the etcd3 client.
  *
  * A write whose connection fails after etcd applied it is retried by the client's fault handling
  * and may then report `Conflict`/`KeyExists` for its own effect; any `Unavailable` failure of a
  * write means "outcome unknown", as with any remote store.
  */
 export class EtcdStorage implements Storage {
+  /** The etcd3 client: watches (streams) and the compactor's turn-taking. */
   readonly client: Etcd3;
+  private readonly kv: EtcdKVClient;
   private readonly compactor: EtcdCompactor | undefined;
   private readonly watches = new Set<EtcdWatch>();
   private knownCompacted = 0;
@@ -90,6 +92,7 @@ export class EtcdStorage implements Storage {
       ...options.client,
       hosts: options.endpoints,
     });
+    this.kv = new EtcdKVClient({ endpoints: options.endpoints, timeoutMs: timeout });
     const interval = options.compactionIntervalMs ?? 5 * 60_000;
     if (interval > 0) {
       this.compactor = new EtcdCompactor(this, { intervalMs: interval });
@@ -99,7 +102,7 @@ export class EtcdStorage implements Storage {
   async get(key: string): Promise<KV | undefined> {
     this.assertOpen();
     try {
-      const res = await this.client.kv.range({ key: Buffer.from(key) });
+      const res = await this.kv.range({ key: Buffer.from(key) });
       return res.kvs.length > 0 ? toKV(res.kvs[0]) : undefined;
     } catch (error) {
       throw fromEtcdError(error);
@@ -111,7 +114,7 @@ export class EtcdStorage implements Storage {
     const revision = options.revision ?? 0;
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
     try {
-      const res = await this.client.kv.range({
+      const res = await this.kv.range({
         key: rangeStart(prefix, options.startKey),
         range_end: prefixEnd(prefix) ?? KEYSPACE_END,
         limit,
@@ -119,8 +122,8 @@ export class EtcdStorage implements Storage {
         keys_only: Boolean(options.keysOnly),
       });
       const items = res.kvs.map(toKV);
-      const remaining = Number(res.count) - items.length;
-      return { items, revision: revision || Number(res.header.revision), more: res.more, remaining };
+      const remaining = int64(res.count) - items.length;
+      return { items, revision: revision || int64(res.header.revision), more: res.more, remaining };
     } catch (error) {
       throw fromEtcdError(error, revision, await this.currentRevision().catch(() => 0));
     }
@@ -141,7 +144,7 @@ export class EtcdStorage implements Storage {
       if (existing && existing.createRevision === existing.modRevision) return existing;
       throw StorageError.keyExists(key);
     }
-    const revision = Number(res.header.revision);
+    const revision = int64(res.header.revision);
     return { key, value: v, modRevision: revision, createRevision: revision };
   }
 
@@ -154,9 +157,9 @@ export class EtcdStorage implements Storage {
       { request_range: { key: k } },
     );
     if (!res.succeeded) throw failure(key, res, expectedModRevision);
-    const prev = res.responses[0].response_put.prev_kv;
-    const revision = Number(res.header.revision);
-    return { key, value: v, modRevision: revision, createRevision: Number(prev.create_revision) };
+    const prev = res.responses[0].response_put?.prev_kv;
+    const revision = int64(res.header.revision);
+    return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KV> {
@@ -167,12 +170,12 @@ export class EtcdStorage implements Storage {
       { request_range: { key: k } },
     );
     if (!res.succeeded) throw failure(key, res, expectedModRevision);
-    const prev = res.responses[0].response_delete_range.prev_kvs[0];
+    const prev = res.responses[0].response_delete_range?.prev_kvs[0];
     return {
       key,
-      value: Buffer.from(prev.value),
-      modRevision: Number(res.header.revision),
-      createRevision: Number(prev.create_revision),
+      value: bytes(prev?.value),
+      modRevision: int64(res.header.revision),
+      createRevision: int64(prev?.create_revision),
     };
   }
 
@@ -200,7 +203,7 @@ export class EtcdStorage implements Storage {
   async compact(revision: number): Promise<void> {
     this.assertOpen();
     try {
-      await this.client.kv.compact({ revision, physical: false });
+      await this.kv.compact(revision);
     } catch (error) {
       if (!isEtcdCompacted(error)) throw fromEtcdError(error, revision, await this.currentRevision());
     }
@@ -210,8 +213,8 @@ export class EtcdStorage implements Storage {
   async currentRevision(): Promise<number> {
     this.assertOpen();
     try {
-      const res = await this.client.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true });
-      return Number(res.header.revision);
+      const res = await this.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true });
+      return int64(res.header.revision);
     } catch (error) {
       throw fromEtcdError(error);
     }
@@ -244,12 +247,13 @@ export class EtcdStorage implements Storage {
     await Promise.race([cancelled, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
     clearTimeout(timer);
     this.client.close();
+    this.kv.close();
   }
 
   /** A `Compacted` error when a read at `revision` is refused for compaction, else undefined. */
   async probeCompacted(revision: number): Promise<StorageError | undefined> {
     try {
-      await this.client.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true, revision });
+      await this.kv.range({ key: Buffer.from([0]), limit: 1, keys_only: true, revision });
       return undefined;
     } catch (error) {
       if (isEtcdFutureRevision(error)) return undefined;
@@ -258,14 +262,10 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  private async txn(
-    compare: Parameters<Etcd3['kv']['txn']>[0]['compare'],
-    success: IRequestOp,
-    fail: IRequestOp,
-  ) {
+  private async txn(compare: EtcdCompare[], success: EtcdRequestOp, fail: EtcdRequestOp) {
     this.assertOpen();
     try {
-      return await this.client.kv.txn({ compare, success: [success], failure: [fail] });
+      return await this.kv.txn({ compare, success: [success], failure: [fail] });
     } catch (error) {
       throw fromEtcdError(error);
     }
@@ -369,30 +369,40 @@ class EtcdWatch {
   }
 }
 
-function guard(key: Buffer, expectedModRevision: number | undefined) {
+function guard(key: Buffer, expectedModRevision: number | undefined): EtcdCompare {
   return expectedModRevision === undefined
     ? { key, target: CompareTarget.Create, result: CompareResult.Greater, create_revision: 0 }
     : { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision };
 }
 
 /** The current KV of a failed guarded write when it holds exactly `value`. */
-function landed(res: ITxnResponse, value: Buffer): KV | undefined {
-  const kvs = res.responses[0].response_range.kvs;
-  if (kvs.length === 0 || !Buffer.from(kvs[0].value).equals(value)) return undefined;
+function landed(res: EtcdTxnResponse, value: Buffer): KV | undefined {
+  const kvs = res.responses[0].response_range?.kvs ?? [];
+  if (kvs.length === 0 || !bytes(kvs[0].value).equals(value)) return undefined;
   return toKV(kvs[0]);
 }
 
-function failure(key: string, res: ITxnResponse, expectedModRevision: number | undefined): StorageError {
-  const kvs = res.responses[0].response_range.kvs;
+function failure(key: string, res: EtcdTxnResponse, expectedModRevision: number | undefined): StorageError {
+  const kvs = res.responses[0].response_range?.kvs ?? [];
   if (kvs.length === 0) return StorageError.notFound(key);
   return StorageError.conflict(key, toKV(kvs[0]), expectedModRevision ?? 0);
 }
 
-function toKV(kv: IKeyValue): KV {
+/**
+ * A decoded bytes field as a Buffer over the same memory (the answer it came in is ours alone). An
+ * absent field decodes as protobufjs' shared empty default, which is not a Uint8Array.
+ */
+function bytes(value: Uint8Array | undefined): Buffer {
+  if (Buffer.isBuffer(value)) return value;
+  if (!(value instanceof Uint8Array)) return Buffer.alloc(0);
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function toKV(kv: EtcdKeyValue): KV {
   return {
-    key: kv.key.toString(),
-    value: Buffer.from(kv.value),
-    modRevision: Number(kv.mod_revision),
-    createRevision: Number(kv.create_revision),
+    key: bytes(kv.key).toString(),
+    value: bytes(kv.value),
+    modRevision: int64(kv.mod_revision),
+    createRevision: int64(kv.create_revision),
   };
 }

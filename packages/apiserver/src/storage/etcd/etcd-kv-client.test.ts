@@ -1,0 +1,135 @@
+import { EtcdCluster } from '../testing/etcd-cluster';
+import { freePort } from '../testing/free-port';
+import { CompareResult, CompareTarget, EtcdCallError, EtcdKVClient, int64 } from './etcd-kv-client';
+
+let cluster: EtcdCluster;
+const clients: EtcdKVClient[] = [];
+
+function client(endpoints: string[], timeoutMs = 5000): EtcdKVClient {
+  const c = new EtcdKVClient({ endpoints, timeoutMs });
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  cluster = await EtcdCluster.start({ members: 1 });
+});
+
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+
+afterAll(async () => {
+  await cluster.stop();
+});
+
+const key = (k: string) => Buffer.from(`/kv-client/${k}`);
+
+describe('EtcdKVClient', () => {
+  test('a create txn, then a read of it: revisions and bytes as etcd stored them', async () => {
+    const kv = client(cluster.endpoints);
+    const value = Buffer.from('{"kind":"ConfigMap"}');
+    const created = await kv.txn({
+      compare: [
+        { key: key('a'), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 },
+      ],
+      success: [{ request_put: { key: key('a'), value } }],
+      failure: [{ request_range: { key: key('a') } }],
+    });
+    expect(created.succeeded).toBe(true);
+    const revision = int64(created.header.revision);
+    expect(revision).toBeGreaterThan(0);
+
+    const again = await kv.txn({
+      compare: [
+        { key: key('a'), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 },
+      ],
+      success: [{ request_put: { key: key('a'), value } }],
+      failure: [{ request_range: { key: key('a') } }],
+    });
+    expect(again.succeeded).toBe(false);
+    const existing = again.responses[0].response_range!.kvs[0];
+    expect(Buffer.from(existing.value).toString()).toBe('{"kind":"ConfigMap"}');
+    expect(int64(existing.mod_revision)).toBe(revision);
+    expect(int64(existing.create_revision)).toBe(revision);
+
+    const read = await kv.range({ key: key('a') });
+    expect(read.kvs).toHaveLength(1);
+    expect(Buffer.from(read.kvs[0].key).toString()).toBe('/kv-client/a');
+    expect(int64(read.count)).toBe(1);
+  });
+
+  test('an answer far larger than HTTP/2’s default window (20 MiB) arrives whole', async () => {
+    const kv = client(cluster.endpoints);
+    const value = Buffer.alloc(100_000, 'x');
+    // etcd takes requests of up to 1.5 MiB: ten values a txn
+    for (let i = 0; i < 200; i += 10) {
+      await kv.txn({
+        compare: [],
+        success: Array.from({ length: 10 }, (_, j) => ({
+          request_put: { key: key(`big/${String(i + j).padStart(3, '0')}`), value },
+        })),
+        failure: [],
+      });
+    }
+    const all = await kv.range({ key: key('big/'), range_end: key('big0') });
+    expect(all.kvs).toHaveLength(200);
+    expect(all.kvs.every((k) => k.value.length === 100_000)).toBe(true);
+    expect(Buffer.from(all.kvs[199].key).toString()).toBe('/kv-client/big/199');
+  });
+
+  test('an etcd refusal is not retried and carries etcd’s message', async () => {
+    const kv = client(cluster.endpoints);
+    const current = int64((await kv.range({ key: key('a') })).header.revision);
+    const started = Date.now();
+    const error = await kv.range({ key: key('a'), revision: current + 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EtcdCallError);
+    expect((error as EtcdCallError).message).toContain('required revision is a future revision');
+    expect((error as EtcdCallError).retryable).toBe(false);
+    // no back-off: a retry would wait 50 ms at least
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+
+  test('a member that cannot be reached is skipped: calls go on on the others', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const kv = client([dead, ...cluster.endpoints]);
+    for (let i = 0; i < 6; i++) {
+      const res = await kv.range({ key: key('a') });
+      expect(res.kvs).toHaveLength(1);
+    }
+  });
+
+  test('with every member unreachable a call fails as a member failure, after its retries', async () => {
+    const kv = client([`http://127.0.0.1:${await freePort()}`], 10_000);
+    const started = Date.now();
+    const error = await kv.range({ key: key('a') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EtcdCallError);
+    expect((error as EtcdCallError).memberFailure).toBe(true);
+    // four back-offs: 50 + 100 + 200 + 400 ms
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+  });
+
+  test('a member that stops answering fails the call at its deadline', async () => {
+    const kv = client(cluster.endpoints, 400);
+    await kv.range({ key: key('a') });
+    const etcd = cluster.members[0].process;
+    etcd.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const error = await kv.range({ key: key('a') }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EtcdCallError);
+      expect((error as EtcdCallError).message).toContain('deadline exceeded');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      etcd.kill('SIGCONT');
+    }
+    expect((await kv.range({ key: key('a') })).kvs).toHaveLength(1);
+  });
+
+  test('a closed client refuses calls', async () => {
+    const kv = client(cluster.endpoints);
+    kv.close();
+    await expect(kv.range({ key: key('a') })).rejects.toThrow('etcd client closed');
+  });
+});
