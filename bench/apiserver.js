@@ -1,6 +1,7 @@
 'use strict';
 // orch-apiserver throughput and latency over HTTPS (JSON, 32 concurrent keep-alive clients), on the
-// embedded store and on a one-member etcd, with raw etcd put/s measured in the same run.
+// embedded store and on a one-member etcd, with raw etcd put/s measured in the same run
+// (BENCH_BACKENDS=embedded or etcd runs one).
 // The ConfigMap verbs are driven by wrk (a native load generator, 1 thread, keep-alive connections,
 // bearer-token auth) when it is on PATH, else by the JS client below, which shares the cores.
 
@@ -62,8 +63,11 @@ async function measured(pid, work) {
   return { ...result, cpuPerRequest: cpuMicros / result.count };
 }
 
-/** create/get/merge-patch/delete ConfigMap with wrk: unique names per run, the created ones reused. */
-async function configMapsWithWrk(api, client, ns, dir) {
+/**
+ * create/get/merge-patch/delete ConfigMap with wrk: unique names per run, the created ones reused.
+ * `bracket(measure)` runs the measured creates (see benchAPIServer).
+ */
+async function configMapsWithWrk(api, client, ns, dir, bracket) {
   const results = {};
   const pid = api.process.child.pid;
   const url = api.url;
@@ -78,7 +82,7 @@ async function configMapsWithWrk(api, client, ns, dir) {
     });
   // not measured: the first requests of a path run unoptimized (JIT warm-up)
   await run(creates('warm'), warmupSeconds);
-  results.create = await measured(pid, () => run(creates('cm')));
+  results.create = await bracket(() => measured(pid, () => run(creates('cm'))));
   line('create ConfigMap', results.create);
   const names = (await client.json('GET', `${ns}/configmaps`)).items
     .map((i) => i.metadata.name)
@@ -110,7 +114,7 @@ async function configMapsWithWrk(api, client, ns, dir) {
 }
 
 /** The same four verbs with the JS client (no wrk). */
-async function configMapsWithJS(api, client, ns) {
+async function configMapsWithJS(api, client, ns, bracket) {
   const results = {};
   const pid = api.process.child.pid;
   const cm = (i) => ({
@@ -123,8 +127,10 @@ async function configMapsWithJS(api, client, ns) {
   await runConcurrent(warmupOps, concurrency, (i) =>
     client.request('POST', `${ns}/configmaps`, { ...cm(i), metadata: { name: `warm-${i}` } }),
   );
-  results.create = await measured(pid, () =>
-    runConcurrent(ops, concurrency, (i) => client.request('POST', `${ns}/configmaps`, cm(i))),
+  results.create = await bracket(() =>
+    measured(pid, () =>
+      runConcurrent(ops, concurrency, (i) => client.request('POST', `${ns}/configmaps`, cm(i))),
+    ),
   );
   line('create ConfigMap', results.create);
   results.get = await measured(pid, () =>
@@ -149,7 +155,11 @@ async function configMapsWithJS(api, client, ns) {
   return results;
 }
 
-async function benchAPIServer(label, options) {
+/**
+ * Every figure of one server. `bracket(measure)` runs the measured ConfigMap creates, so that a
+ * reference can be measured right before and after them (by default it only runs them).
+ */
+async function benchAPIServer(label, options, bracket = (measure) => measure()) {
   console.log(`\n${label}`);
   const { api, client, dir, close } = await startBenchServer(options, concurrency);
   const results = {};
@@ -157,7 +167,9 @@ async function benchAPIServer(label, options) {
     const ns = '/api/v1/namespaces/bench';
     Object.assign(
       results,
-      wrk ? await configMapsWithWrk(api, client, ns, dir) : await configMapsWithJS(api, client, ns),
+      wrk
+        ? await configMapsWithWrk(api, client, ns, dir, bracket)
+        : await configMapsWithJS(api, client, ns, bracket),
     );
 
     results.createPods = await measured(api.process.child.pid, () =>
@@ -280,50 +292,74 @@ async function main() {
         : `by the JS client (${ops} ops per verb, client certificate; ${process.env.BENCH_JS ? 'BENCH_JS set' : 'wrk not on PATH'})`
     }; each server warmed up (unmeasured) first`,
   );
-  const embedded = await benchAPIServer('embedded store (SQLite)', {});
-  const cluster = await EtcdCluster.start({ members: 1 });
+  const backends = (process.env.BENCH_BACKENDS ?? 'embedded,etcd').split(',');
+  const embedded = backends.includes('embedded')
+    ? await benchAPIServer('embedded store (SQLite)', {})
+    : undefined;
   let etcd;
-  let raw;
-  let rawClient;
+  if (backends.includes('etcd')) etcd = await benchEtcd();
+  console.log('\nsummary');
+  if (embedded) {
+    console.log(
+      `  embedded create ${embedded.create.rate.toFixed(0)}/s (target >= 3000), get ${embedded.get.rate.toFixed(0)}/s (target >= 5000)`,
+    );
+    console.log(
+      `  embedded list ${pods} Pods ${ms(embedded.listUnset)} (target <= 350 ms), rv=0 ${ms(embedded.listRV0)} (target <= 250 ms)`,
+    );
+    console.log(
+      `  embedded watch p99 ${ms(embedded.watch.p99)} (target <= 100 ms), lost ${embedded.watch.expected - embedded.watch.delivered}`,
+    );
+  }
+  if (etcd) {
+    const { results, before, after, gateway } = etcd;
+    // the target's "raw etcd3 put/s": puts by the etcd3 client, measured right before and right
+    // after the apiserver's creates (the machine's speed drifts; their mean is the reference)
+    const reference = (before.rate + after.rate) / 2;
+    console.log(
+      `  etcd create ${results.create.rate.toFixed(0)}/s = ${(results.create.rate / reference).toFixed(2)} x raw etcd3-client put ${reference.toFixed(0)}/s (${before.rate.toFixed(0)} before, ${after.rate.toFixed(0)} after; target >= 0.5, ${concurrency} in flight)`,
+    );
+    if (gateway)
+      console.log(
+        `  etcd create = ${(results.create.rate / gateway.rate).toFixed(2)} x raw put on etcd's JSON gateway by wrk ${gateway.rate.toFixed(0)}/s (for reference: no gRPC client)`,
+      );
+  }
+}
+
+/**
+ * orch-apiserver on a one-member etcd, with raw etcd3-client puts on that etcd measured right before
+ * and right after the apiserver's measured creates (and, with wrk, raw puts on etcd's JSON gateway
+ * first, for reference).
+ */
+async function benchEtcd() {
+  const cluster = await EtcdCluster.start({ members: 1 });
   try {
     const endpoints = cluster.members.map((m) => m.clientUrl);
-    console.log(
-      `\netcd, one member: raw puts ${
-        wrk
-          ? `by wrk on etcd's JSON gateway (/v3/kv/put, ${concurrency} connections, ${seconds} s)`
-          : `by the etcd3 client, ${concurrency} in flight`
-      }`,
-    );
-    raw = await rawEtcdPuts(endpoints);
-    line(wrk ? 'raw etcd put (wrk, gateway)' : 'raw etcd put (etcd3 client)', raw);
+    let gateway;
     if (wrk) {
-      // the apiserver's own client (grpc) at the same concurrency, for reference
-      rawClient = await rawEtcdPuts(endpoints, true);
-      line('raw etcd put (etcd3 client)', rawClient);
+      console.log(
+        `\netcd, one member: raw puts by wrk on etcd's JSON gateway (/v3/kv/put, ${concurrency} connections, ${seconds} s)`,
+      );
+      gateway = await rawEtcdPuts(endpoints);
+      line('raw etcd put (wrk, gateway)', gateway);
     }
-    etcd = await benchAPIServer('orch-apiserver on that etcd', { etcdServers: endpoints });
+    let before;
+    let after;
+    const results = await benchAPIServer(
+      `orch-apiserver on that etcd (raw etcd3-client puts, ${concurrency} in flight, right before and after its creates)`,
+      { etcdServers: endpoints },
+      async (measure) => {
+        before = await rawEtcdPuts(endpoints, true);
+        line('raw etcd3 put, before creates', before);
+        const r = await measure();
+        after = await rawEtcdPuts(endpoints, true);
+        line('raw etcd3 put, after creates', after);
+        return r;
+      },
+    );
+    return { results, before, after, gateway };
   } finally {
     await cluster.stop();
   }
-  console.log('\nsummary');
-  console.log(
-    `  embedded create ${embedded.create.rate.toFixed(0)}/s (target >= 3000), get ${embedded.get.rate.toFixed(0)}/s (target >= 5000)`,
-  );
-  console.log(
-    `  embedded list ${pods} Pods ${ms(embedded.listUnset)} (target <= 350 ms), rv=0 ${ms(embedded.listRV0)} (target <= 250 ms)`,
-  );
-  console.log(
-    `  embedded watch p99 ${ms(embedded.watch.p99)} (target <= 100 ms), lost ${embedded.watch.expected - embedded.watch.delivered}`,
-  );
-  // the target's "raw etcd3 put/s": puts by the etcd3 client, the apiserver's own client (gRPC)
-  const reference = rawClient ?? raw;
-  console.log(
-    `  etcd create ${etcd.create.rate.toFixed(0)}/s = ${(etcd.create.rate / reference.rate).toFixed(2)} x raw etcd3-client put ${reference.rate.toFixed(0)}/s (target >= 0.5, ${concurrency} in flight)`,
-  );
-  if (rawClient)
-    console.log(
-      `  etcd create = ${(etcd.create.rate / raw.rate).toFixed(2)} x raw put on etcd's JSON gateway by wrk ${raw.rate.toFixed(0)}/s (for reference: no gRPC client)`,
-    );
 }
 
 main().catch((e) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStorage } from './storage-factory';
 import { SqliteStorage } from '../storage/embedded/sqlite-storage';
-import { ThreadStorage } from '../storage/worker/thread-storage';
+import { EtcdStorage } from '../storage/etcd/etcd-storage';
 
 describe('createStorage', () => {
   let dir: string;
@@ -32,10 +32,10 @@ describe('createStorage', () => {
     }
   });
 
-  it('runs an etcd client for etcd3 in a storage thread, without creating the embedded directory', async () => {
+  it('opens an etcd client for etcd3, without creating the embedded directory', async () => {
     const storage = createStorage(config('etcd3'));
     try {
-      expect(storage).toBeInstanceOf(ThreadStorage);
+      expect(storage).toBeInstanceOf(EtcdStorage);
       await expect(storage.get('/registry/x')).rejects.toMatchObject({ code: 'Unavailable' });
       expect(existsSync(join(dir, 'data'))).toBe(false);
     } finally {

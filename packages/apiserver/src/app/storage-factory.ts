@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { etcdStorageInThread } from '../storage/etcd/etcd-in-thread';
 import type { SqliteStorage } from '../storage/embedded/sqlite-storage';
+import type { EtcdStorage } from '../storage/etcd/etcd-storage';
 import type { Storage } from '../storage/storage';
 
 export interface StorageConfig {
@@ -12,10 +12,9 @@ export interface StorageConfig {
 }
 
 /**
- * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd client
- * (etcd3, gRPC) and the embedded store (better-sqlite3) each cost several megabytes resident.
- * The etcd client runs in its own thread (see `ThreadStorage`): its calls (gRPC over HTTP/2, and
- * the watch streams) cost CPU beside the request handling, on the other core.
+ * The storage backend the flags name. Only the chosen backend's module is loaded: the etcd clients
+ * (etcd3 and gRPC for watches) and the embedded store (better-sqlite3) each cost several megabytes
+ * resident.
  */
 export function createStorage(config: StorageConfig): Storage {
   if (config.backend === 'embedded') {
@@ -26,8 +25,9 @@ export function createStorage(config: StorageConfig): Storage {
     };
     return new Sqlite(join(config.embeddedDir, 'orch.db'));
   }
-  return etcdStorageInThread({
-    endpoints: config.etcdServers,
-    compactionIntervalMs: config.etcdCompactionIntervalMs,
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { EtcdStorage: Etcd } = require('../storage/etcd/etcd-storage') as {
+    EtcdStorage: typeof EtcdStorage;
+  };
+  return new Etcd({ endpoints: config.etcdServers, compactionIntervalMs: config.etcdCompactionIntervalMs });
 }

@@ -14,6 +14,4 @@ export { prefixEnd } from './key-range';
 export { PeriodicCompactor, type PeriodicCompactorOptions } from './periodic-compactor';
 export { SqliteStorage, type SqliteStorageOptions } from './embedded/sqlite-storage';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd/etcd-storage';
-export { ThreadStorage, type ThreadBackend } from './worker/thread-storage';
-export { etcdStorageInThread } from './etcd/etcd-in-thread';
 export { Cacher, type CacherOptions } from './cacher/cacher';

@@ -16,9 +16,8 @@
  * - Every failure the caller can act on is a {@link StorageError} with a `code`.
  *
  * Backends: `embedded/` (SQLite, the zero-setup default) and `etcd/` (an etcd cluster). The watch
- * cache in `cacher/` decorates any backend and implements the same interface; `worker/` runs a
- * backend in its own thread behind the same interface (the apiserver runs etcd's client there). All
- * of them pass the suite in `conformance/`.
+ * cache in `cacher/` decorates any backend and implements the same interface. All of them pass the
+ * suite in `conformance/`.
  */
 
 /** One key with its value and revisions, as stored. */
