@@ -35,7 +35,12 @@ export {
   repoRoot,
   type DaemonProcess,
 } from './testing/daemon-process';
-export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './storage/testing/etcd-cluster';
+export {
+  EtcdCluster,
+  type EtcdMember,
+  type EtcdClusterOptions,
+  type EtcdClusterTLS,
+} from './storage/testing/etcd-cluster';
 export { freePort } from './storage/testing/free-port';
 export { eventually } from './testing/eventually';
 export { startEchoServer, tcpExchange } from './testing/tcp-echo';

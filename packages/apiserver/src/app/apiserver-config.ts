@@ -41,6 +41,13 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   if (backend === 'etcd3' && etcdServers.length === 0) {
     throw new FlagError('--etcd-servers must be specified when --storage-backend=etcd3');
   }
+  if (Boolean(flags.string('etcd-certfile')) !== Boolean(flags.string('etcd-keyfile'))) {
+    throw new FlagError('--etcd-certfile and --etcd-keyfile must be given together');
+  }
+  const etcdPrefix = flags.string('etcd-prefix');
+  if (!etcdPrefix.startsWith('/')) {
+    throw new FlagError(`invalid value "${etcdPrefix}" for flag --etcd-prefix: must start with "/"`);
+  }
   const modes = flags.strings('authorization-mode');
   for (const m of modes) {
     if (!authorizationModes.has(m)) {
@@ -55,6 +62,9 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     'service-account-signing-key-file',
     'tls-cert-file',
     'tls-private-key-file',
+    'etcd-cafile',
+    'etcd-certfile',
+    'etcd-keyfile',
   ]) {
     const file = flags.string(name);
     if (file) {
@@ -76,6 +86,10 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
       backend,
       etcdServers,
       etcdCompactionIntervalMs: flags.duration('etcd-compaction-interval'),
+      etcdPrefix,
+      etcdCAFile: flags.string('etcd-cafile'),
+      etcdCertFile: flags.string('etcd-certfile'),
+      etcdKeyFile: flags.string('etcd-keyfile'),
       embeddedDir: flags.string('embedded-storage-dir'),
     },
     maxRequestsInflight: flags.number('max-requests-inflight'),

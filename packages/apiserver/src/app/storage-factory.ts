@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqliteStorage } from '../storage/embedded/sqlite-storage';
 import type { EtcdStorage } from '../storage/etcd/etcd-storage';
@@ -8,6 +8,12 @@ export interface StorageConfig {
   backend: 'etcd3' | 'embedded';
   etcdServers: string[];
   etcdCompactionIntervalMs: number;
+  /** `--etcd-prefix`; `/registry` when absent. */
+  etcdPrefix?: string;
+  /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile` (PEM files); empty or absent: none. */
+  etcdCAFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
   embeddedDir: string;
 }
 
@@ -29,5 +35,12 @@ export function createStorage(config: StorageConfig): Storage {
   const { EtcdStorage: Etcd } = require('../storage/etcd/etcd-storage') as {
     EtcdStorage: typeof EtcdStorage;
   };
-  return new Etcd({ endpoints: config.etcdServers, compactionIntervalMs: config.etcdCompactionIntervalMs });
+  const file = (path: string | undefined) => (path ? readFileSync(path) : undefined);
+  const tls = { ca: file(config.etcdCAFile), cert: file(config.etcdCertFile), key: file(config.etcdKeyFile) };
+  return new Etcd({
+    endpoints: config.etcdServers,
+    compactionIntervalMs: config.etcdCompactionIntervalMs,
+    prefix: config.etcdPrefix,
+    tls: tls.ca || tls.cert ? tls : undefined,
+  });
 }

@@ -14,4 +14,5 @@ export { prefixEnd } from './key-range';
 export { PeriodicCompactor, type PeriodicCompactorOptions } from './periodic-compactor';
 export { SqliteStorage, type SqliteStorageOptions } from './embedded/sqlite-storage';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd/etcd-storage';
+export { EtcdKVClient, int64, type EtcdKVClientOptions } from './etcd/etcd-kv-client';
 export { Cacher, type CacherOptions } from './cacher/cacher';

@@ -6,6 +6,7 @@ import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, Wat
 import { StorageError } from '../storage-error';
 import { failedWatch } from '../watch-hub';
 import { fromEtcdError, isEtcdCompacted, isEtcdFutureRevision } from './etcd-errors';
+import { EtcdKeys } from './etcd-keys';
 import {
   CompareResult,
   CompareTarget,
@@ -29,7 +30,15 @@ export interface EtcdStorageOptions {
   compactionIntervalMs?: number;
   /** Deadline of every unary call (reads, writes, compaction); streams have none. Default 15 s. */
   requestTimeoutMs?: number;
-  /** Passed to the etcd3 client of watches and compaction (TLS credentials, auth, gRPC options). */
+  /**
+   * TLS towards `https://` members (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`): the CA
+   * that signed the members' serving certificates (the system's when absent), and a client
+   * certificate with its key when the members ask for one.
+   */
+  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer };
+  /** Where the keys live in etcd (`--etcd-prefix`): in place of their own root `/registry`. */
+  prefix?: string;
+  /** Passed to the etcd3 client of watches and compaction (auth, gRPC options). */
   client?: Omit<IOptions, 'hosts'>;
 }
 
@@ -42,7 +51,7 @@ function memberFailure(error: Error): boolean {
 const KEYSPACE_END = Buffer.from([0]);
 
 /**
- * The etcd backend. Keys are used as given, `modRevision` is etcd's mod revision, every write is a
+ * The etcd backend. Keys are stored under the configured prefix, `modRevision` is etcd's mod revision, every write is a
  * transaction comparing the key's mod (or create) revision, and watches use etcd's watch API with
  * the previous value of each key. Reads and writes go through the lean {@link EtcdKVClient};
  * watches and compaction's turn-taking through the etcd3 client.
@@ -55,6 +64,7 @@ export class EtcdStorage implements Storage {
   /** The etcd3 client: watches (streams) and the compactor's turn-taking. */
   readonly client: Etcd3;
   private readonly kv: EtcdKVClient;
+  private readonly keys: EtcdKeys;
   private readonly compactor: EtcdCompactor | undefined;
   private readonly watches = new Set<EtcdWatch>();
   private knownCompacted = 0;
@@ -89,10 +99,18 @@ export class EtcdStorage implements Storage {
         'grpc.enable_channelz': 0,
         'grpc.enable_retries': 0,
       },
+      ...(options.tls && {
+        credentials: {
+          rootCertificate: options.tls.ca as Buffer,
+          certChain: options.tls.cert,
+          privateKey: options.tls.key,
+        },
+      }),
       ...options.client,
       hosts: options.endpoints,
     });
-    this.kv = new EtcdKVClient({ endpoints: options.endpoints, timeoutMs: timeout });
+    this.kv = new EtcdKVClient({ endpoints: options.endpoints, timeoutMs: timeout, tls: options.tls });
+    this.keys = new EtcdKeys(options.prefix);
     const interval = options.compactionIntervalMs ?? 5 * 60_000;
     if (interval > 0) {
       this.compactor = new EtcdCompactor(this, { intervalMs: interval });
@@ -102,8 +120,8 @@ export class EtcdStorage implements Storage {
   async get(key: string): Promise<KV | undefined> {
     this.assertOpen();
     try {
-      const res = await this.kv.range({ key: Buffer.from(key) });
-      return res.kvs.length > 0 ? toKV(res.kvs[0]) : undefined;
+      const res = await this.kv.range({ key: this.keys.toEtcd(key) });
+      return res.kvs.length > 0 ? this.toKV(res.kvs[0]) : undefined;
     } catch (error) {
       throw fromEtcdError(error);
     }
@@ -115,13 +133,13 @@ export class EtcdStorage implements Storage {
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
     try {
       const res = await this.kv.range({
-        key: rangeStart(prefix, options.startKey),
-        range_end: prefixEnd(prefix) ?? KEYSPACE_END,
+        key: this.keys.toEtcd(rangeStart(prefix, options.startKey).toString()),
+        range_end: prefixEnd(this.keys.toEtcd(prefix)) ?? KEYSPACE_END,
         limit,
         revision,
         keys_only: Boolean(options.keysOnly),
       });
-      const items = res.kvs.map(toKV);
+      const items = res.kvs.map((kv) => this.toKV(kv));
       const remaining = int64(res.count) - items.length;
       return { items, revision: revision || int64(res.header.revision), more: res.more, remaining };
     } catch (error) {
@@ -130,7 +148,7 @@ export class EtcdStorage implements Storage {
   }
 
   async create(key: string, value: Uint8Array): Promise<KV> {
-    const k = Buffer.from(key);
+    const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
     const res = await this.txn(
       [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
@@ -140,7 +158,7 @@ export class EtcdStorage implements Storage {
     if (!res.succeeded) {
       // A call retried after a lost answer may find its own first attempt applied: the same bytes
       // created by this call are success, not KeyExists (stored objects carry a unique uid).
-      const existing = landed(res, v);
+      const existing = this.landed(res, v);
       if (existing && existing.createRevision === existing.modRevision) return existing;
       throw StorageError.keyExists(key);
     }
@@ -149,27 +167,27 @@ export class EtcdStorage implements Storage {
   }
 
   async update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
-    const k = Buffer.from(key);
+    const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
     const res = await this.txn(
       [guard(k, expectedModRevision)],
       { request_put: { key: k, value: v, prev_kv: true } },
       { request_range: { key: k } },
     );
-    if (!res.succeeded) throw failure(key, res, expectedModRevision);
+    if (!res.succeeded) throw this.failure(key, res, expectedModRevision);
     const prev = res.responses[0].response_put?.prev_kv;
     const revision = int64(res.header.revision);
     return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KV> {
-    const k = Buffer.from(key);
+    const k = this.keys.toEtcd(key);
     const res = await this.txn(
       [guard(k, expectedModRevision)],
       { request_delete_range: { key: k, prev_kv: true } },
       { request_range: { key: k } },
     );
-    if (!res.succeeded) throw failure(key, res, expectedModRevision);
+    if (!res.succeeded) throw this.failure(key, res, expectedModRevision);
     const prev = res.responses[0].response_delete_range?.prev_kvs[0];
     return {
       key,
@@ -194,7 +212,9 @@ export class EtcdStorage implements Storage {
     } else {
       from = await this.currentRevision();
     }
-    const watch = new EtcdWatch(this, prefix, from, onEvent, onError, () => this.watches.delete(watch));
+    const watch = new EtcdWatch(this, this.keys, prefix, from, onEvent, onError, () =>
+      this.watches.delete(watch),
+    );
     this.watches.add(watch);
     await watch.start();
     return { stop: () => void watch.stop() };
@@ -271,6 +291,28 @@ export class EtcdStorage implements Storage {
     }
   }
 
+  /** The current KV of a failed guarded write when it holds exactly `value`. */
+  private landed(res: EtcdTxnResponse, value: Buffer): KV | undefined {
+    const kvs = res.responses[0].response_range?.kvs ?? [];
+    if (kvs.length === 0 || !bytes(kvs[0].value).equals(value)) return undefined;
+    return this.toKV(kvs[0]);
+  }
+
+  private failure(key: string, res: EtcdTxnResponse, expectedModRevision: number | undefined): StorageError {
+    const kvs = res.responses[0].response_range?.kvs ?? [];
+    if (kvs.length === 0) return StorageError.notFound(key);
+    return StorageError.conflict(key, this.toKV(kvs[0]), expectedModRevision ?? 0);
+  }
+
+  private toKV(kv: EtcdKeyValue): KV {
+    return {
+      key: this.keys.fromEtcd(bytes(kv.key)),
+      value: bytes(kv.value),
+      modRevision: int64(kv.mod_revision),
+      createRevision: int64(kv.create_revision),
+    };
+  }
+
   private assertOpen(): void {
     if (this.closed) throw StorageError.unavailable('storage closed');
   }
@@ -288,6 +330,7 @@ class EtcdWatch {
 
   constructor(
     private readonly storage: EtcdStorage,
+    private readonly keys: EtcdKeys,
     private readonly prefix: string,
     fromRevision: number,
     private readonly onEvent: (event: WatchEvent) => void,
@@ -301,7 +344,10 @@ class EtcdWatch {
   async start(): Promise<void> {
     const watcher = this.storage.client
       .watch()
-      .inRange({ start: Buffer.from(this.prefix), end: prefixEnd(this.prefix) ?? KEYSPACE_END })
+      .inRange({
+        start: this.keys.toEtcd(this.prefix),
+        end: prefixEnd(this.keys.toEtcd(this.prefix)) ?? KEYSPACE_END,
+      })
       .startRevision(String(this.lastRevision + 1))
       .withPreviousKV()
       .watcher();
@@ -336,14 +382,14 @@ class EtcdWatch {
         e.type === 'Delete'
           ? {
               type: 'delete',
-              key: e.kv.key.toString(),
+              key: this.keys.fromEtcd(e.kv.key),
               value: prev ?? Buffer.alloc(0),
               modRevision,
               createRevision: e.prev_kv ? Number(e.prev_kv.create_revision) : 0,
             }
           : {
               type: 'put',
-              key: e.kv.key.toString(),
+              key: this.keys.fromEtcd(e.kv.key),
               value: Buffer.from(e.kv.value),
               modRevision,
               createRevision: Number(e.kv.create_revision),
@@ -375,19 +421,6 @@ function guard(key: Buffer, expectedModRevision: number | undefined): EtcdCompar
     : { key, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: expectedModRevision };
 }
 
-/** The current KV of a failed guarded write when it holds exactly `value`. */
-function landed(res: EtcdTxnResponse, value: Buffer): KV | undefined {
-  const kvs = res.responses[0].response_range?.kvs ?? [];
-  if (kvs.length === 0 || !bytes(kvs[0].value).equals(value)) return undefined;
-  return toKV(kvs[0]);
-}
-
-function failure(key: string, res: EtcdTxnResponse, expectedModRevision: number | undefined): StorageError {
-  const kvs = res.responses[0].response_range?.kvs ?? [];
-  if (kvs.length === 0) return StorageError.notFound(key);
-  return StorageError.conflict(key, toKV(kvs[0]), expectedModRevision ?? 0);
-}
-
 /**
  * A decoded bytes field as a Buffer over the same memory (the answer it came in is ours alone). An
  * absent field decodes as protobufjs' shared empty default, which is not a Uint8Array.
@@ -396,13 +429,4 @@ function bytes(value: Uint8Array | undefined): Buffer {
   if (Buffer.isBuffer(value)) return value;
   if (!(value instanceof Uint8Array)) return Buffer.alloc(0);
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-}
-
-function toKV(kv: EtcdKeyValue): KV {
-  return {
-    key: bytes(kv.key).toString(),
-    value: bytes(kv.value),
-    modRevision: int64(kv.mod_revision),
-    createRevision: int64(kv.create_revision),
-  };
 }

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { get } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
+import { get as getTLS } from 'node:https';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { issueCertificate } from '@orch/component-base';
 import { freePort } from './free-port';
 
 export interface EtcdMember {
@@ -19,6 +21,18 @@ export interface EtcdClusterOptions {
   binary?: string;
   /** How long to wait for every member to report healthy. Default 30 s. */
   startTimeoutMs?: number;
+  /**
+   * Serve clients over TLS only (`https://` client URLs) and ask them for a certificate signed by
+   * the cluster's own CA (`--client-cert-auth`); see {@link EtcdCluster.tls}.
+   */
+  tls?: boolean;
+}
+
+/** The PEM files of a TLS cluster: its CA and a client certificate it accepts. */
+export interface EtcdClusterTLS {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
 }
 
 /**
@@ -28,6 +42,8 @@ export interface EtcdClusterOptions {
  */
 export class EtcdCluster {
   readonly members: EtcdMember[] = [];
+  /** The CA and a client certificate, when the cluster was started with `tls`. */
+  tls: EtcdClusterTLS | undefined;
   private dataRoot = '';
 
   private constructor(private readonly binary: string) {}
@@ -39,7 +55,7 @@ export class EtcdCluster {
     for (let attempt = 1; ; attempt++) {
       const cluster = new EtcdCluster(binary);
       try {
-        await cluster.launch(options.members ?? 1, options.startTimeoutMs ?? 30_000);
+        await cluster.launch(options.members ?? 1, options.startTimeoutMs ?? 30_000, options.tls ?? false);
         return cluster;
       } catch (error) {
         await cluster.stop();
@@ -57,7 +73,7 @@ export class EtcdCluster {
   async leader(): Promise<number> {
     for (let i = 0; i < this.members.length; i++) {
       if (!isRunning(this.members[i].process)) continue;
-      const metrics = await httpGet(`${this.members[i].clientUrl}/metrics`);
+      const metrics = await httpGet(`${this.members[i].clientUrl}/metrics`, this.tls);
       if (/^etcd_server_is_leader 1$/m.test(metrics ?? '')) return i;
     }
     throw new Error('no etcd member is leader');
@@ -78,14 +94,15 @@ export class EtcdCluster {
     if (this.dataRoot) rmSync(this.dataRoot, { recursive: true, force: true });
   }
 
-  private async launch(count: number, timeoutMs: number): Promise<void> {
+  private async launch(count: number, timeoutMs: number, tls: boolean): Promise<void> {
     const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
     this.dataRoot = mkdtempSync(join(base, 'orch-etcd-'));
+    const tlsFlags = tls ? this.writeTLS() : [];
     const specs: { name: string; clientUrl: string; peerUrl: string }[] = [];
     for (let i = 0; i < count; i++) {
       specs.push({
         name: `m${i}`,
-        clientUrl: `http://127.0.0.1:${await freePort()}`,
+        clientUrl: `${tls ? 'https' : 'http'}://127.0.0.1:${await freePort()}`,
         peerUrl: `http://127.0.0.1:${await freePort()}`,
       });
     }
@@ -109,6 +126,7 @@ export class EtcdCluster {
           '--logger=zap',
           '--log-outputs=stderr',
           '--log-level=error',
+          ...tlsFlags,
         ],
         { stdio: ['ignore', 'ignore', 'pipe'] },
       );
@@ -123,7 +141,29 @@ export class EtcdCluster {
       this.members.push({ ...spec, process: child });
     }
     const deadline = Date.now() + timeoutMs;
-    for (const member of this.members) await waitHealthy(member, deadline);
+    for (const member of this.members) await waitHealthy(member, deadline, this.tls);
+  }
+
+  /** A CA, a serving certificate for 127.0.0.1 and a client certificate; etcd's flags for them. */
+  private writeTLS(): string[] {
+    const ca = issueCertificate({ commonName: 'etcd-ca', usage: 'ca' });
+    const serving = issueCertificate(
+      { commonName: 'etcd', ips: ['127.0.0.1'], dnsNames: ['localhost'], usage: 'server' },
+      ca,
+    );
+    const client = issueCertificate({ commonName: 'orch-apiserver', usage: 'client' }, ca);
+    const write = (name: string, pem: string) => {
+      const path = join(this.dataRoot, name);
+      writeFileSync(path, pem, { mode: 0o600 });
+      return path;
+    };
+    this.tls = { ca: Buffer.from(ca.cert), cert: Buffer.from(client.cert), key: Buffer.from(client.key) };
+    return [
+      `--cert-file=${write('server.crt', serving.cert)}`,
+      `--key-file=${write('server.key', serving.key)}`,
+      `--trusted-ca-file=${write('ca.crt', ca.cert)}`,
+      '--client-cert-auth',
+    ];
   }
 }
 
@@ -138,28 +178,35 @@ function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
-async function waitHealthy(member: EtcdMember, deadline: number): Promise<void> {
+async function waitHealthy(member: EtcdMember, deadline: number, tls?: EtcdClusterTLS): Promise<void> {
   for (;;) {
     if (!isRunning(member.process)) throw new MemberExited(member.name);
-    if (await healthy(member.clientUrl)) return;
+    if (await healthy(member.clientUrl, tls)) return;
     if (Date.now() > deadline) throw new Error(`etcd member ${member.name} not healthy in time`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-async function healthy(clientUrl: string): Promise<boolean> {
-  return /"health":\s*"true"/.test((await httpGet(`${clientUrl}/health`)) ?? '');
+async function healthy(clientUrl: string, tls?: EtcdClusterTLS): Promise<boolean> {
+  return /"health":\s*"true"/.test((await httpGet(`${clientUrl}/health`, tls)) ?? '');
 }
 
-/** GET on a fresh connection (no keep-alive, so nothing lingers after the test); undefined on failure. */
-function httpGet(url: string): Promise<string | undefined> {
+/**
+ * GET on a fresh connection (no keep-alive, so nothing lingers after the test), with the client
+ * certificate over TLS; undefined on failure.
+ */
+function httpGet(url: string, tls?: EtcdClusterTLS): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const req = get(url, { agent: false, timeout: 1000 }, (res) => {
+    const options = { agent: false as const, timeout: 1000 };
+    const onResponse = (res: IncomingMessage) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve(body));
       res.on('error', () => resolve(undefined));
-    });
+    };
+    const req = tls
+      ? getTLS(url, { ...options, ca: tls.ca, cert: tls.cert, key: tls.key }, onResponse)
+      : get(url, options, onResponse);
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(undefined));
   });

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FlagError, parseFlags } from '@orch/component-base';
+import { apiserverOptions } from './apiserver-config';
+import { apiserverFlagSets } from './apiserver-flags';
+
+const options = (...argv: string[]) => apiserverOptions(parseFlags(argv, apiserverFlagSets()).flags);
+const etcd = '--etcd-servers=https://127.0.0.1:2379';
+
+describe('apiserverOptions: etcd flags', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-apiserver-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const file = (name: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, 'PEM');
+    return path;
+  };
+
+  it('--etcd-prefix defaults to /registry; the TLS files to none', () => {
+    const { storage } = options(etcd);
+    expect(storage.etcdPrefix).toBe('/registry');
+    expect(storage.etcdCAFile).toBe('');
+    expect(storage.etcdCertFile).toBe('');
+    expect(storage.etcdKeyFile).toBe('');
+  });
+
+  it('takes the prefix and the TLS files for the storage', () => {
+    const [ca, cert, key] = [file('ca.crt'), file('client.crt'), file('client.key')];
+    const { storage } = options(
+      etcd,
+      '--etcd-prefix=/cluster-b',
+      `--etcd-cafile=${ca}`,
+      `--etcd-certfile=${cert}`,
+      `--etcd-keyfile=${key}`,
+    );
+    expect(storage).toMatchObject({
+      etcdPrefix: '/cluster-b',
+      etcdCAFile: ca,
+      etcdCertFile: cert,
+      etcdKeyFile: key,
+    });
+  });
+
+  it('refuses a certificate without its key, and the reverse, naming both flags', () => {
+    const message = '--etcd-certfile and --etcd-keyfile must be given together';
+    expect(() => options(etcd, `--etcd-certfile=${file('c')}`)).toThrow(new FlagError(message));
+    expect(() => options(etcd, `--etcd-keyfile=${file('k')}`)).toThrow(new FlagError(message));
+  });
+
+  it('refuses a TLS file it cannot read, naming the flag', () => {
+    expect(() => options(etcd, `--etcd-cafile=${join(dir, 'missing.crt')}`)).toThrow(
+      /cannot read file ".*missing\.crt" given by --etcd-cafile/,
+    );
+  });
+
+  it('refuses a prefix that is not a path', () => {
+    expect(() => options(etcd, '--etcd-prefix=registry')).toThrow(
+      'invalid value "registry" for flag --etcd-prefix: must start with "/"',
+    );
+  });
+});
