@@ -64,3 +64,19 @@ describe('apiserverOptions: etcd flags', () => {
     );
   });
 });
+
+describe('apiserverOptions: watches', () => {
+  it('--watch-cache and --min-request-timeout default to true and 1800 seconds, as in Kubernetes', () => {
+    expect(options(etcd)).toMatchObject({ watchCache: true, minRequestTimeoutSeconds: 1800 });
+    expect(options(etcd, '--watch-cache=false', '--min-request-timeout=60')).toMatchObject({
+      watchCache: false,
+      minRequestTimeoutSeconds: 60,
+    });
+  });
+
+  it('refuses a --min-request-timeout that is not positive, naming the flag', () => {
+    expect(() => options(etcd, '--min-request-timeout=0')).toThrow(
+      'invalid value "0" for flag --min-request-timeout: must be a positive number of seconds',
+    );
+  });
+});

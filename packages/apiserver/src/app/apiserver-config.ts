@@ -14,6 +14,10 @@ export interface APIServerOptions {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   requestTimeoutMs: number;
+  /** `--min-request-timeout`, seconds. */
+  minRequestTimeoutSeconds: number;
+  /** `--watch-cache`. */
+  watchCache: boolean;
   anonymousAuth: boolean;
   clientCAFile: string;
   tokenAuthFile: string;
@@ -47,6 +51,12 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   const etcdPrefix = flags.string('etcd-prefix');
   if (!etcdPrefix.startsWith('/')) {
     throw new FlagError(`invalid value "${etcdPrefix}" for flag --etcd-prefix: must start with "/"`);
+  }
+  const minRequestTimeout = flags.number('min-request-timeout');
+  if (!(minRequestTimeout > 0)) {
+    throw new FlagError(
+      `invalid value "${minRequestTimeout}" for flag --min-request-timeout: must be a positive number of seconds`,
+    );
   }
   const modes = flags.strings('authorization-mode');
   for (const m of modes) {
@@ -95,6 +105,8 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     maxRequestsInflight: flags.number('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.number('max-mutating-requests-inflight'),
     requestTimeoutMs: flags.duration('request-timeout'),
+    minRequestTimeoutSeconds: minRequestTimeout,
+    watchCache: flags.bool('watch-cache'),
     anonymousAuth: flags.bool('anonymous-auth'),
     clientCAFile: flags.string('client-ca-file'),
     tokenAuthFile: flags.string('token-auth-file'),

@@ -34,6 +34,8 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     maxRequestsInflight: options.maxRequestsInflight,
     maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
     requestTimeoutMs: options.requestTimeoutMs,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    watchCache: options.watchCache,
     admissionPlugins,
     version,
     serviceClusterIPRange: options.serviceClusterIPRange,

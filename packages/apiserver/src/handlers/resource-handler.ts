@@ -35,7 +35,7 @@ import {
   scaleManagedFields,
 } from '../fieldmanager/scale-managed-fields';
 import { scaleSelector } from './scale-selector';
-import { WatchStream } from './watch-stream';
+import { randomWatchTimeout, WatchStream } from './watch-stream';
 import type { UserInfo } from '../authn/authenticator';
 import type { CustomRequest, VirtualHandler } from '../registry/custom-handlers';
 import { warningHeader } from './warning-header';
@@ -44,6 +44,8 @@ import { warningHeader } from './warning-header';
 export interface ResourceContext {
   mapper: RESTMapper;
   codec: ProtobufCodec;
+  /** See APIServerConfig.minRequestTimeoutSeconds. */
+  minRequestTimeoutSeconds: number;
   storeFor(mapping: RESTMapping): GenericStore;
   /** The handler of a virtual kind (reviews), by `<group>/<plural>`. */
   virtualHandler(group: string, resource: string): VirtualHandler | undefined;
@@ -591,7 +593,13 @@ export class ResourceHandler {
       table: true,
       stream: true,
     });
-    const stream = new WatchStream(res, negotiated, this.ctx.codec, warnings, options.timeoutSeconds);
+    const stream = new WatchStream(
+      res,
+      negotiated,
+      this.ctx.codec,
+      warnings,
+      options.timeoutSeconds ?? randomWatchTimeout(this.ctx.minRequestTimeoutSeconds),
+    );
     let first = true;
     const includeObject = includeObjectOf(req.query);
     const handle = await store.watch(

@@ -26,6 +26,14 @@ function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unkn
   return frame;
 }
 
+/**
+ * How long a watch asked for without timeoutSeconds lasts, in seconds: a random time between
+ * `--min-request-timeout` and twice that, as Kubernetes spreads the reconnections of its clients.
+ */
+export function randomWatchTimeout(minRequestTimeoutSeconds: number): number {
+  return Math.floor(minRequestTimeoutSeconds * (1 + Math.random()));
+}
+
 /** Idle JSON streams get a newline this often so proxies and clients with idle timeouts keep them. */
 const keepAliveMs = 30_000;
 
@@ -89,7 +97,7 @@ export class WatchStream {
     res.flushHeaders();
     res.socket?.setKeepAlive(true, keepAliveMs);
     res.socket?.setNoDelay(true);
-    const seconds = timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800);
+    const seconds = timeoutSeconds ?? randomWatchTimeout(1800);
     this.timers.push(setTimeout(() => this.end(), seconds * 1000));
     if (negotiated.format === 'json') {
       const t = setInterval(() => this.write(Buffer.from('\n')), keepAliveMs);

@@ -64,6 +64,11 @@ export interface APIServerConfig {
   version: VersionInfo;
   /** Serve watches and resourceVersion=0 lists from a watch cache per resource (default true). */
   watchCache?: boolean;
+  /**
+   * `--min-request-timeout`: a watch without timeoutSeconds ends after a random time between this
+   * many seconds and twice as many (default 1800), so that reconnecting clients spread out.
+   */
+  minRequestTimeoutSeconds?: number;
   /** The address clients reach this server at (for discovery's serverAddressByClientCIDRs). */
   advertiseAddress?: string;
   /** `--service-cluster-ip-range` (Kubernetes' default 10.0.0.0/24 when omitted). */
@@ -167,6 +172,7 @@ export class APIServer {
     this.resources = new ResourceHandler({
       mapper: this.mapper,
       codec: this.codec,
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds ?? 1800,
       storeFor: (m) => this.storeFor(m),
       virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
     });
