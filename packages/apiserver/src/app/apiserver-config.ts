@@ -23,6 +23,8 @@ export interface APIServerOptions {
   tokenAuthFile: string;
   serviceAccountKeyFiles: string[];
   serviceAccountIssuer: string;
+  /** `--service-account-lookup`. */
+  serviceAccountLookup: boolean;
   serviceAccountSigningKeyFile: string;
   authorizationModes: string[];
   enableAdmissionPlugins: string[];
@@ -112,6 +114,7 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     tokenAuthFile: flags.string('token-auth-file'),
     serviceAccountKeyFiles: flags.strings('service-account-key-file'),
     serviceAccountIssuer: flags.string('service-account-issuer'),
+    serviceAccountLookup: flags.bool('service-account-lookup'),
     serviceAccountSigningKeyFile: flags.string('service-account-signing-key-file'),
     authorizationModes: modes,
     enableAdmissionPlugins: flags.strings('enable-admission-plugins'),

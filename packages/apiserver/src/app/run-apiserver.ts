@@ -48,6 +48,7 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     tokenAuthFile: options.tokenAuthFile || undefined,
     serviceAccountKeyFiles: options.serviceAccountKeyFiles,
     serviceAccountIssuers: options.serviceAccountIssuer ? [options.serviceAccountIssuer] : [],
+    serviceAccountLookup: options.serviceAccountLookup,
     anonymousAuth: options.anonymousAuth,
     authorizationMode: options.authorizationModes,
     serviceAccountSigningKey: options.serviceAccountSigningKeyFile

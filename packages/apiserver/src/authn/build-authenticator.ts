@@ -1,5 +1,5 @@
 import { UnionAuthenticator, type Authenticator } from './authenticator';
-import { ServiceAccountTokenAuthenticator } from './service-account-token';
+import { ServiceAccountTokenAuthenticator, type ServiceAccountObjectGetter } from './service-account-token';
 import { StaticTokenAuthenticator } from './static-token-file';
 import { BearerTokenAuthenticator } from './token-authenticator';
 import { X509Authenticator } from './x509-authenticator';
@@ -16,6 +16,8 @@ export interface AuthenticationOptions {
   serviceAccountIssuers?: readonly string[];
   /** `--api-audiences`; defaults to the service-account issuers. */
   apiAudiences?: readonly string[];
+  /** `--service-account-lookup` (default true): secret-based tokens are checked against their secret. */
+  serviceAccountLookup?: boolean;
 }
 
 export interface BuiltAuthenticator {
@@ -27,7 +29,10 @@ export interface BuiltAuthenticator {
 }
 
 /** The authenticator chain of orch-apiserver from its flags (kube-apiserver's order: x509, token file, service accounts). */
-export function buildAuthenticator(options: AuthenticationOptions): BuiltAuthenticator {
+export function buildAuthenticator(
+  options: AuthenticationOptions,
+  getter?: ServiceAccountObjectGetter,
+): BuiltAuthenticator {
   const issuers = [...(options.serviceAccountIssuers ?? [])];
   const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : issuers)];
   const tokens = new BearerTokenAuthenticator([
@@ -35,7 +40,12 @@ export function buildAuthenticator(options: AuthenticationOptions): BuiltAuthent
       ? [StaticTokenAuthenticator.fromFile(options.tokenAuthFile, apiAudiences)]
       : []),
     ...(options.serviceAccountKeyFiles?.length
-      ? [ServiceAccountTokenAuthenticator.fromFiles(options.serviceAccountKeyFiles, issuers, apiAudiences)]
+      ? [
+          ServiceAccountTokenAuthenticator.fromFiles(options.serviceAccountKeyFiles, issuers, apiAudiences, {
+            getter,
+            lookupLegacy: options.serviceAccountLookup ?? true,
+          }),
+        ]
       : []),
   ]);
   const authenticators: Authenticator[] = [];

@@ -109,17 +109,23 @@ describe('request authentication', () => {
   });
 
   it('authenticates service-account tokens signed with the configured key and issuer', async () => {
+    const created = await call(s, '/api/v1/namespaces/default/serviceaccounts', {
+      token: 'jane-token',
+      body: { metadata: { name: 'robot' } },
+    });
+    expect(created.status).toBe(201);
+    const uid = (created.body as { metadata: { uid: string } }).metadata.uid;
     const sa = {
       namespace: 'default',
       name: 'robot',
-      uid: 'robot-uid',
+      uid,
       audiences: [issuer],
       expirationSeconds: 3600,
     };
     const good = await signServiceAccountToken(signing.privateKey, issuer, sa);
     expect((await whoAmI({ token: good.token })).user).toMatchObject({
       username: 'system:serviceaccount:default:robot',
-      uid: 'robot-uid',
+      uid,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     });
     const expired = await signServiceAccountToken(signing.privateKey, issuer, {
@@ -132,6 +138,15 @@ describe('request authentication', () => {
     expect((await whoAmI({ token: wrongIssuer.token })).status).toBe(401);
     const wrongKey = await signServiceAccountToken(createSigningKey().privateKey, issuer, sa);
     expect((await whoAmI({ token: wrongKey.token })).status).toBe(401);
+    // a token of an account that does not exist (or no longer does) is refused, as in Kubernetes
+    const ghost = await signServiceAccountToken(signing.privateKey, issuer, { ...sa, name: 'ghost' });
+    expect((await whoAmI({ token: ghost.token })).status).toBe(401);
+    const deleted = await call(s, '/api/v1/namespaces/default/serviceaccounts/robot', {
+      token: 'jane-token',
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(200);
+    expect((await whoAmI({ token: good.token })).status).toBe(401);
   });
 
   it('treats a request without credentials as anonymous, or refuses it without --anonymous-auth', async () => {

@@ -5,6 +5,7 @@ import {
   ServiceAccountTokenAuthenticator,
   signLegacyServiceAccountToken,
   signServiceAccountToken,
+  type TokenObject,
 } from './service-account-token';
 import { BearerTokenAuthenticator } from './token-authenticator';
 import { parseCSV, StaticTokenAuthenticator } from './static-token-file';
@@ -142,5 +143,89 @@ describe('static token file', () => {
     const tokens = new StaticTokenAuthenticator('t1,alice,u1\n', ['api']);
     expect((await tokens.authenticateToken('t1'))!.audiences).toEqual(['api']);
     expect(await tokens.authenticateToken('t1', ['other'])).toBeUndefined();
+  });
+});
+
+describe('service-account token lookup', () => {
+  /** Objects by `<resource>/<namespace>/<name>`, read by the authenticator's getter. */
+  let objects: Map<string, TokenObject>;
+  const withLookup = (lookupLegacy = true) =>
+    new ServiceAccountTokenAuthenticator({
+      issuers: [issuer],
+      keys: parsePublicKeys(key.publicKey),
+      apiAudiences: [issuer],
+      acceptLegacy: true,
+      lookupLegacy,
+      getter: async (resource, namespace, name) => objects.get(`${resource}/${namespace}/${name}`),
+    });
+  const bound = () =>
+    signServiceAccountToken(key.privateKey, issuer, {
+      ...account,
+      audiences: [issuer],
+      expirationSeconds: 3600,
+      boundObject: { kind: 'Pod', name: 'web-0', uid: 'pod-uid' },
+    });
+  beforeEach(() => {
+    objects = new Map([
+      ['serviceaccounts/team-a/builder', { metadata: { uid: 'sa-uid' } }],
+      ['pods/team-a/web-0', { metadata: { uid: 'pod-uid' } }],
+    ]);
+  });
+
+  it('accepts a bound token while its service account and pod are there', async () => {
+    const { token } = await bound();
+    expect((await withLookup().authenticateToken(token))!.user.username).toBe(
+      'system:serviceaccount:team-a:builder',
+    );
+  });
+
+  it('refuses a bound token once its service account is deleted, being deleted, or another of that name', async () => {
+    const { token } = await bound();
+    objects.delete('serviceaccounts/team-a/builder');
+    expect(await detail(withLookup().authenticateToken(token))).toBe(
+      'service account team-a/builder has been deleted',
+    );
+    objects.set('serviceaccounts/team-a/builder', {
+      metadata: { uid: 'sa-uid', deletionTimestamp: '2026-01-01T00:00:00Z' },
+    });
+    expect(await detail(withLookup().authenticateToken(token))).toBe(
+      'service account team-a/builder has been deleted',
+    );
+    objects.set('serviceaccounts/team-a/builder', { metadata: { uid: 'new-uid' } });
+    expect(await detail(withLookup().authenticateToken(token))).toBe(
+      'service account UID (new-uid) does not match claim (sa-uid)',
+    );
+  });
+
+  it('refuses a bound token once the pod it is bound to is gone or replaced', async () => {
+    const { token } = await bound();
+    objects.set('pods/team-a/web-0', { metadata: { uid: 'other-pod' } });
+    expect(await detail(withLookup().authenticateToken(token))).toBe(
+      'pod UID (other-pod) does not match claim (pod-uid)',
+    );
+    objects.delete('pods/team-a/web-0');
+    expect(await detail(withLookup().authenticateToken(token))).toBe('pod team-a/web-0 has been deleted');
+  });
+
+  it('checks a secret-based token against its secret and service account with --service-account-lookup', async () => {
+    const token = await signLegacyServiceAccountToken(key.privateKey, {
+      ...account,
+      secretName: 'builder-token-x',
+    });
+    const secret = (t: string) => ({
+      metadata: { uid: 's' },
+      data: { token: Buffer.from(t).toString('base64') },
+    });
+    expect(await detail(withLookup().authenticateToken(token))).toBe('Token has been invalidated');
+    objects.set('secrets/team-a/builder-token-x', secret('another token'));
+    expect(await detail(withLookup().authenticateToken(token))).toBe("Token does not match server's copy");
+    objects.set('secrets/team-a/builder-token-x', secret(token));
+    expect((await withLookup().authenticateToken(token))!.user.uid).toBe('sa-uid');
+    objects.delete('serviceaccounts/team-a/builder');
+    expect(await detail(withLookup().authenticateToken(token))).toBe(
+      'ServiceAccount team-a/builder has been deleted',
+    );
+    // --service-account-lookup=false: signature and claims alone, as in Kubernetes
+    expect((await withLookup(false).authenticateToken(token))!.user.uid).toBe('sa-uid');
   });
 });

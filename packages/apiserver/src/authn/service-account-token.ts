@@ -93,8 +93,31 @@ export interface ServiceAccountTokenOptions {
   apiAudiences: readonly string[];
   /** Accept secret-based tokens (issuer kubernetes/serviceaccount). */
   acceptLegacy?: boolean;
+  /**
+   * Reads the objects a token names, as Kubernetes' token validators do: a bound token is refused
+   * once its service account, pod or secret is gone (or being deleted, or replaced under the same
+   * name); a secret-based one too with `lookupLegacy` (`--service-account-lookup`), and when its
+   * secret no longer holds it. Without a getter, tokens are checked by their signature and claims
+   * alone.
+   */
+  getter?: ServiceAccountObjectGetter;
+  /** `--service-account-lookup` (default true): look up secret-based tokens too. */
+  lookupLegacy?: boolean;
   now?: () => Date;
 }
+
+/** What the validators need of a ServiceAccount, Secret or Pod. */
+export interface TokenObject {
+  metadata: { uid?: string; deletionTimestamp?: string };
+  data?: Record<string, string>;
+}
+
+/** Reads the ServiceAccounts, Secrets and Pods tokens name; undefined when there is none. */
+export type ServiceAccountObjectGetter = (
+  resource: 'serviceaccounts' | 'secrets' | 'pods',
+  namespace: string,
+  name: string,
+) => Promise<TokenObject | undefined>;
 
 /**
  * Service-account JWTs: secret-based tokens (issuer kubernetes/serviceaccount) and bound tokens
@@ -112,9 +135,16 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     keyFiles: readonly string[],
     issuers: readonly string[],
     apiAudiences: readonly string[],
+    lookup: Pick<ServiceAccountTokenOptions, 'getter' | 'lookupLegacy'> = {},
   ): ServiceAccountTokenAuthenticator {
     const keys = keyFiles.flatMap((f) => parsePublicKeys(readFileSync(f, 'utf8')));
-    return new ServiceAccountTokenAuthenticator({ issuers, keys, apiAudiences, acceptLegacy: true });
+    return new ServiceAccountTokenAuthenticator({
+      issuers,
+      keys,
+      apiAudiences,
+      acceptLegacy: true,
+      ...lookup,
+    });
   }
 
   async authenticateToken(token: string, audiences?: string[]): Promise<TokenResult | undefined> {
@@ -130,6 +160,8 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
       return undefined;
     const verified = await this.verifySignature(token);
     const user = legacy ? this.legacyUser(verified) : this.boundUser(verified);
+    if (legacy) await this.lookUpLegacy(verified, token);
+    else await this.lookUpBound(verified);
     const tokenAudiences =
       legacy || verified.aud === undefined ? [...this.options.apiAudiences] : [verified.aud].flat();
     const wanted = audiences ?? [...this.options.apiAudiences];
@@ -165,6 +197,53 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
         ? 'invalid signature'
         : String((lastError as Error).message);
     throw new AuthenticationError(`service account token could not be verified: ${why}`);
+  }
+
+  /** A secret-based token: its secret still holds it, and its service account is the one named. */
+  private async lookUpLegacy(claims: JWTPayload, token: string): Promise<void> {
+    const getter = this.options.getter;
+    if (!getter || this.options.lookupLegacy === false) return;
+    const namespace = String(claims[legacyClaim.namespace]);
+    const secretName = String(claims[legacyClaim.secretName]);
+    const secret = await getter('secrets', namespace, secretName);
+    if (!secret || secret.metadata.deletionTimestamp)
+      throw new AuthenticationError('Token has been invalidated');
+    const held = secret.data?.token === undefined ? '' : Buffer.from(secret.data.token, 'base64').toString();
+    if (held !== token) throw new AuthenticationError("Token does not match server's copy");
+    await this.checkObject(
+      'ServiceAccount',
+      'serviceaccounts',
+      namespace,
+      String(claims[legacyClaim.serviceAccountName]),
+      String(claims[legacyClaim.serviceAccountUID]),
+    );
+  }
+
+  /** A bound token: its service account, and the pod or secret it is bound to, are still the ones named. */
+  private async lookUpBound(claims: JWTPayload): Promise<void> {
+    if (!this.options.getter) return;
+    const bound = (claims['kubernetes.io'] ?? {}) as BoundClaims;
+    const namespace = bound.namespace ?? '';
+    const account = bound.serviceaccount ?? {};
+    await this.checkObject('service account', 'serviceaccounts', namespace, account.name ?? '', account.uid);
+    if (bound.pod?.name) await this.checkObject('pod', 'pods', namespace, bound.pod.name, bound.pod.uid);
+    if (bound.secret?.name)
+      await this.checkObject('secret', 'secrets', namespace, bound.secret.name, bound.secret.uid);
+  }
+
+  /** The object exists, is not being deleted, and has the uid the token names (when it names one). */
+  private async checkObject(
+    what: string,
+    resource: 'serviceaccounts' | 'secrets' | 'pods',
+    namespace: string,
+    name: string,
+    uid: string | undefined,
+  ): Promise<void> {
+    const obj = await this.options.getter!(resource, namespace, name);
+    if (!obj || obj.metadata.deletionTimestamp)
+      throw new AuthenticationError(`${what} ${namespace}/${name} has been deleted`);
+    if (uid && obj.metadata.uid !== uid)
+      throw new AuthenticationError(`${what} UID (${obj.metadata.uid ?? ''}) does not match claim (${uid})`);
   }
 
   private legacyUser(claims: JWTPayload): UserInfo {

@@ -2,6 +2,7 @@ import type { APIServer } from '../server/apiserver';
 import { publishAuthenticationConfigMap, type AuthenticationInfo } from '../authn/authentication-configmap';
 import { buildAuthenticator, type AuthenticationOptions } from '../authn/build-authenticator';
 import type { Authenticator } from '../authn/authenticator';
+import { serviceAccountObjectGetter } from '../authn/service-account-getter';
 import type { TokenAuthenticator } from '../authn/token-authenticator';
 import { buildAuthorizer, parseAuthorizationModes } from '../authz/authorization-modes';
 import type { Authorizer } from '../authz/authorizer';
@@ -42,7 +43,7 @@ export async function enableAccessControl(
   options: AccessControlOptions,
 ): Promise<AccessControl> {
   const modes = parseAuthorizationModes(options.authorizationMode ?? 'AlwaysAllow');
-  const authn = buildAuthenticator(options);
+  const authn = buildAuthenticator(options, serviceAccountObjectGetter(server));
   const rbac = modes.includes('RBAC') ? rbacStores(server) : undefined;
   if (rbac) await ensureBootstrapPolicy(rbac);
   const authz = await buildAuthorizer(modes, rbac);
