@@ -29,24 +29,21 @@ describe('EtcdKVClient', () => {
   test('a create txn, then a read of it: revisions and bytes as etcd stored them', async () => {
     const kv = client(cluster.endpoints);
     const value = Buffer.from('{"kind":"ConfigMap"}');
-    const created = await kv.txn({
-      compare: [
-        { key: key('a'), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 },
-      ],
-      success: [{ request_put: { key: key('a'), value } }],
-      failure: [{ request_range: { key: key('a') } }],
-    });
+    // create if absent, else read what is there
+    const create = () =>
+      kv.txn({
+        compare: [
+          { key: key('a'), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 },
+        ],
+        success: [{ request_put: { key: key('a'), value } }],
+        failure: [{ request_range: { key: key('a') } }],
+      });
+    const created = await create();
     expect(created.succeeded).toBe(true);
     const revision = int64(created.header.revision);
     expect(revision).toBeGreaterThan(0);
 
-    const again = await kv.txn({
-      compare: [
-        { key: key('a'), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 },
-      ],
-      success: [{ request_put: { key: key('a'), value } }],
-      failure: [{ request_range: { key: key('a') } }],
-    });
+    const again = await create();
     expect(again.succeeded).toBe(false);
     const existing = again.responses[0].response_range!.kvs[0];
     expect(Buffer.from(existing.value).toString()).toBe('{"kind":"ConfigMap"}');

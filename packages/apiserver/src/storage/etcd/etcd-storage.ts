@@ -51,9 +51,9 @@ function memberFailure(error: Error): boolean {
 const KEYSPACE_END = Buffer.from([0]);
 
 /**
- * The etcd backend. Keys are stored under the configured prefix, `modRevision` is etcd's mod revision, every write is a
- * transaction comparing the key's mod (or create) revision, and watches use etcd's watch API with
- * the previous value of each key. Reads and writes go through the lean {@link EtcdKVClient};
+ * The etcd backend. Keys are stored under the configured prefix (see {@link EtcdKeys}),
+ * `modRevision` is etcd's mod revision, every write is a transaction comparing the key's mod (or
+ * create) revision, and watches use etcd's watch API with the previous value of each key. Reads and writes go through the lean {@link EtcdKVClient};
  * watches and compaction's turn-taking through the etcd3 client.
  *
  * A write whose connection fails after etcd applied it is retried by the client's fault handling
@@ -101,6 +101,7 @@ export class EtcdStorage implements Storage {
       },
       ...(options.tls && {
         credentials: {
+          // absent: grpc's createSsl takes the system's roots
           rootCertificate: options.tls.ca as Buffer,
           certChain: options.tls.cert,
           privateKey: options.tls.key,
@@ -304,10 +305,14 @@ export class EtcdStorage implements Storage {
     return StorageError.conflict(key, this.toKV(kvs[0]), expectedModRevision ?? 0);
   }
 
+  /**
+   * A KV of an answer, its value copied: a view would keep the whole answer (a list's megabytes)
+   * alive for as long as the watch cache holds any one value of it.
+   */
   private toKV(kv: EtcdKeyValue): KV {
     return {
       key: this.keys.fromEtcd(bytes(kv.key)),
-      value: bytes(kv.value),
+      value: Buffer.from(bytes(kv.value)),
       modRevision: int64(kv.mod_revision),
       createRevision: int64(kv.create_revision),
     };
