@@ -355,6 +355,24 @@ describe('review APIs', () => {
       );
     });
 
+    it('takes null fields as absent, as kubectl create token sends them: an hour, the API audiences', async () => {
+      const r = await call(s, '/api/v1/namespaces/default/serviceaccounts/robot/token', {
+        ...admin,
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          metadata: { creationTimestamp: null },
+          spec: { audiences: null, expirationSeconds: null, boundObjectRef: null },
+          status: { token: '', expirationTimestamp: null },
+        },
+      });
+      expect(r.status).toBe(201);
+      expect(r.body.spec).toEqual({ audiences: [issuer], expirationSeconds: 3600 });
+      const expires = Date.parse(r.body.status.expirationTimestamp) - Date.now();
+      expect(expires).toBeGreaterThan(3500_000);
+      expect(expires).toBeLessThanOrEqual(3600_000);
+    });
+
     it('validates the request and needs the service account', async () => {
       const short = await call(s, '/api/v1/namespaces/default/serviceaccounts/robot/token', {
         ...admin,

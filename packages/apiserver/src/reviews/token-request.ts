@@ -87,7 +87,11 @@ export function serviceAccountTokenHandler(options: TokenRequestOptions): Subres
     const namespace = request.scope.namespace;
     const account = await store.get(request.scope, request.name);
     const body = reviewBody(request.body, 'TokenRequest', 'authentication.k8s.io/v1');
-    const spec: TokenRequestSpec = { ...((body.spec ?? {}) as TokenRequestSpec) };
+    // a null field is an absent one, as Go decodes it into a nil pointer (kubectl create token sends
+    // `expirationSeconds: null` and `boundObjectRef: null` unless asked for them)
+    const spec = Object.fromEntries(
+      Object.entries(body.spec ?? {}).filter(([, value]) => value !== null),
+    ) as TokenRequestSpec;
     const errors = validate(body, request.name, namespace, spec);
     if (errors.length) throw invalidReview('TokenRequest', 'authentication.k8s.io', request.name, errors);
     if (!spec.audiences?.length) spec.audiences = [...options.apiAudiences];
