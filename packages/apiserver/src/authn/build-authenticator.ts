@@ -43,7 +43,7 @@ export function buildAuthenticator(
       ? [
           ServiceAccountTokenAuthenticator.fromFiles(options.serviceAccountKeyFiles, issuers, apiAudiences, {
             getter,
-            lookupLegacy: options.serviceAccountLookup ?? true,
+            lookupLegacy: options.serviceAccountLookup,
           }),
         ]
       : []),

@@ -60,7 +60,7 @@ describe('WatchStream', () => {
   test('the events of one turn leave as one chunk per watcher, in order, each watcher its own', async () => {
     const responses = [accepted(), accepted()];
     const bodies = [rawGet(port), rawGet(port)];
-    const [a, b] = (await Promise.all(responses)).map((res) => new WatchStream(res, json, codec, []));
+    const [a, b] = (await Promise.all(responses)).map((res) => new WatchStream(res, json, codec, [], 60));
     const objects = [1, 2, 3].map((n) => ({ kind: 'Pod', metadata: { name: `p${n}` } }));
     a!.send('ADDED', objects[0]);
     b!.send('ADDED', objects[0]);
@@ -86,7 +86,7 @@ describe('WatchStream', () => {
   test('ending the stream writes what was sent in the same turn first', async () => {
     const response = accepted();
     const body = rawGet(port);
-    const stream = new WatchStream(await response, json, codec, []);
+    const stream = new WatchStream(await response, json, codec, [], 60);
     const status = { kind: 'Status', status: 'Failure', code: 410 };
     stream.send('ERROR', status);
     stream.end();

@@ -84,7 +84,8 @@ export class WatchStream {
     private readonly negotiated: Negotiated,
     private readonly codec: ProtobufCodec,
     warnings: string[],
-    timeoutSeconds?: number,
+    /** When the stream ends: the request's timeoutSeconds, else {@link randomWatchTimeout}. */
+    timeoutSeconds: number,
   ) {
     const contentType =
       negotiated.format === 'protobuf' ? `${negotiated.contentType};stream=watch` : negotiated.contentType;
@@ -97,8 +98,7 @@ export class WatchStream {
     res.flushHeaders();
     res.socket?.setKeepAlive(true, keepAliveMs);
     res.socket?.setNoDelay(true);
-    const seconds = timeoutSeconds ?? randomWatchTimeout(1800);
-    this.timers.push(setTimeout(() => this.end(), seconds * 1000));
+    this.timers.push(setTimeout(() => this.end(), timeoutSeconds * 1000));
     if (negotiated.format === 'json') {
       const t = setInterval(() => this.write(Buffer.from('\n')), keepAliveMs);
       this.timers.push(t);
