@@ -61,7 +61,18 @@ export function configure(db: Database.Database, synchronous: Synchronous): void
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
-  // Checkpoint the log into the database file in the background of commits, keeping it at about 16 MiB.
+  // SQLite's own checkpoint, in the commit that makes the log reach about 16 MiB: stores that
+  // checkpoint from a thread of their own (WalCheckpointer) turn it off
+  db.pragma(`wal_autocheckpoint = ${walRestartFrames(db)}`);
+  // a log that grew past this in a burst is cut back to it when it restarts
+  db.pragma(`journal_size_limit = ${4 * walRestartBytes}`);
+}
+
+/** The size at which the write-ahead log is checkpointed and restarted from its beginning. */
+const walRestartBytes = 16 * 1024 * 1024;
+
+/** {@link walRestartBytes} in log frames (one page each) of this database. */
+export function walRestartFrames(db: Database.Database): number {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
-  db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor((16 * 1024 * 1024) / pageSize))}`);
+  return Math.max(1, Math.floor(walRestartBytes / pageSize));
 }

@@ -4,7 +4,8 @@ import { PeriodicCompactor } from '../periodic-compactor';
 import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
-import { configure, type Synchronous } from './schema';
+import { configure, walRestartFrames, type Synchronous } from './schema';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export interface SqliteStorageOptions {
   /** See `configure` in schema.ts for why NORMAL is enough against process crashes. */
@@ -17,6 +18,12 @@ export interface SqliteStorageOptions {
   compactionIntervalMs?: number;
   /** Revisions purged per step of a compaction; writes run between steps. Default 5,000. */
   compactionBatchRevisions?: number;
+  /**
+   * Where the write-ahead log is checkpointed: `thread` (the default for a file), from a thread of
+   * its own (see WalCheckpointer); `inline`, by SQLite in the commit that fills the log, which
+   * stalls that commit and everything else on the thread for the copy and its fsyncs.
+   */
+  checkpoints?: 'thread' | 'inline';
 }
 
 interface Applied {
@@ -68,6 +75,9 @@ export class SqliteStorage implements Storage {
   private purging: Promise<void> = Promise.resolve();
   private readonly batchTx: (run: () => void) => void;
   private queue: PendingWrite[] = [];
+  /** Set while the checkpointer holds writes (they wait in the queue). */
+  private held = false;
+  private readonly checkpointer: WalCheckpointer | undefined;
   private readonly purgeTx: (lo: number, hi: number) => void;
   private closed = false;
 
@@ -152,6 +162,25 @@ export class SqliteStorage implements Storage {
       this.stmt.purgeDeletes.run(lo, hi);
       this.stmt.setMeta.run(hi, 'purged');
     });
+    if (path !== ':memory:' && path !== '' && (options.checkpoints ?? 'thread') === 'thread') {
+      const restartFrames = walRestartFrames(this.db);
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new WalCheckpointer(
+        path,
+        {
+          hold: () => (this.held = true),
+          release: () => {
+            this.held = false;
+            if (this.queue.length > 0) setImmediate(() => this.flush());
+          },
+          // SQLite checkpoints in the commits again
+          fallBack: () => {
+            if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${restartFrames}`);
+          },
+        },
+        { restartFrames },
+      );
+    }
     this.compacted = this.meta('compacted');
     const maxRev =
       (this.db.prepare('SELECT MAX(rev) AS r FROM history').get() as { r: number | null }).r ?? 0;
@@ -296,6 +325,8 @@ export class SqliteStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.compactor?.stop();
+    await this.checkpointer?.stop();
+    this.held = false;
     this.flush();
     this.closed = true;
     await this.purging;
@@ -319,6 +350,7 @@ export class SqliteStorage implements Storage {
   }
 
   private flush(): void {
+    if (this.held) return;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;

@@ -1,0 +1,104 @@
+import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../testing/temp-dir';
+import { SqliteStorage } from './sqlite-storage';
+import { WalCheckpointer } from './wal-checkpointer';
+
+/** A value the size of a stored Pod. */
+const value = Buffer.from(JSON.stringify({ spec: 'x'.repeat(2000) }));
+const MiB = 1024 * 1024;
+const size = (path: string) => statSync(path).size;
+
+/** Creates `count` keys, `batch` at a time (one commit per batch), and returns their names. */
+async function fill(store: SqliteStorage, prefix: string, count: number, batch = 8): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i += batch) {
+    const writes: Promise<unknown>[] = [];
+    for (let j = i; j < Math.min(count, i + batch); j++) {
+      const key = `/registry/pods/ns/${prefix}-${j}`;
+      keys.push(key);
+      writes.push(store.create(key, value));
+    }
+    await Promise.all(writes);
+  }
+  return keys;
+}
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('write-ahead log checkpoints from a thread of their own', () => {
+  const dir = tempDir('wal');
+  let n = 0;
+  const file = () => join(dir.path, `store-${++n}.db`);
+  afterAll(() => dir.remove());
+
+  test('the writing connection does not checkpoint; the thread copies the log into the database', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    try {
+      // SQLite's automatic checkpoint is off on the writing connection
+      const writer = (store as unknown as { db: Database.Database }).db;
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const before = size(path);
+      await fill(store, 'a', 400);
+      // nothing but the thread runs now: the database file receives the written pages
+      await until(() => size(path) > before + 400 * value.length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('under steady writes the log restarts and stays bounded, and nothing written is lost', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    let keys: string[];
+    try {
+      // several times the 16 MiB restart size of log, written without pause
+      keys = await fill(store, 'b', 6000);
+      expect(size(`${path}-wal`)).toBeLessThanOrEqual(64 * MiB);
+    } finally {
+      await store.close();
+    }
+    const reopened = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    try {
+      const listed = await reopened.list('/registry/pods/ns/');
+      expect(listed.items.map((kv) => kv.key).sort()).toEqual([...keys].sort());
+      expect(listed.items.every((kv) => Buffer.compare(Buffer.from(kv.value), value) === 0)).toBe(true);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  test('inline checkpoints (SQLite in the commits) remain available', async () => {
+    const path = file();
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0, checkpoints: 'inline' });
+    try {
+      const writer = (store as unknown as { db: Database.Database }).db;
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(0);
+      await fill(store, 'c', 100);
+      expect((await store.list('/registry/pods/ns/')).items).toHaveLength(100);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a thread that cannot open the database makes the store fall back to checkpointing itself', async () => {
+    const fallBack = jest.fn();
+    // a directory is no database file: the thread fails at once
+    const checkpointer = new WalCheckpointer(
+      dir.path,
+      { hold: jest.fn(), release: jest.fn(), fallBack },
+      { restartFrames: 1024 },
+    );
+    await until(() => fallBack.mock.calls.length > 0);
+    expect((fallBack.mock.calls[0]![0] as Error).message).toMatch(/SQLITE_CANTOPEN/);
+    await checkpointer.stop();
+  });
+});
