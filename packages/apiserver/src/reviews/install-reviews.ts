@@ -5,6 +5,7 @@ import type { VirtualHandler } from '../registry/custom-handlers';
 import type { GenericStore } from '../registry/generic-store';
 import { localSubjectAccessReviewHandler } from './local-subject-access-review';
 import { selfSubjectAccessReviewHandler } from './self-subject-access-review';
+import { selfSubjectReviewHandler } from './self-subject-review';
 import { selfSubjectRulesReviewHandler } from './self-subject-rules-review';
 import { subjectAccessReviewHandler } from './subject-access-review';
 import { serviceAccountTokenHandler, type TokenRequestOptions } from './token-request';
@@ -28,12 +29,13 @@ export interface ReviewOptions {
 }
 
 /**
- * Installs TokenReview, SubjectAccessReview, SelfSubjectAccessReview, LocalSubjectAccessReview and
+ * Installs TokenReview, SelfSubjectReview, SubjectAccessReview, SelfSubjectAccessReview, LocalSubjectAccessReview and
  * SelfSubjectRulesReview, and the serviceaccounts/token subresource.
  */
 export function installReviews(host: ReviewHost, options: ReviewOptions): void {
   const h = host.virtualHandlers;
   h.set('authentication.k8s.io/tokenreviews', tokenReviewHandler(options.tokens, options.apiAudiences));
+  h.set('authentication.k8s.io/selfsubjectreviews', selfSubjectReviewHandler());
   h.set('authorization.k8s.io/subjectaccessreviews', subjectAccessReviewHandler(options.authorizer));
   h.set('authorization.k8s.io/selfsubjectaccessreviews', selfSubjectAccessReviewHandler(options.authorizer));
   h.set(

@@ -434,6 +434,49 @@ describe('review APIs', () => {
     });
   });
 
+  describe('SelfSubjectReview', () => {
+    const path = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+    it('answers 201 with the attributes the request was authenticated with, whatever the body held', async () => {
+      const r = await call(s, path, {
+        ...jane,
+        body: { metadata: { name: 'ignored' }, status: { userInfo: { username: 'admin' } } },
+      });
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+        status: { userInfo: { username: 'jane', uid: 'jane-uid', groups: ['dev', 'system:authenticated'] } },
+      });
+      expect(r.body.metadata).toEqual({
+        creationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]{8}Z$/),
+      });
+    });
+
+    it('is open to every authenticated user (system:basic-user) but not to anonymous', async () => {
+      const anonymous = await call(s, path, { body: {} });
+      expect(anonymous.status).toBe(403);
+    });
+  });
+
+  describe('kubectl auth whoami', () => {
+    it('prints the user and groups of a token user and of a client-certificate user', async () => {
+      const whoami = (context: string) =>
+        run('kubectl', ['--kubeconfig', s.kubeconfig, '--context', context, 'auth', 'whoami', '-o', 'json'], {
+          timeout: 20_000,
+        }).then((r) => JSON.parse(r.stdout) as { status: { userInfo: object } });
+      expect((await whoami('jane')).status.userInfo).toEqual({
+        username: 'jane',
+        uid: 'jane-uid',
+        groups: ['dev', 'system:authenticated'],
+      });
+      expect((await whoami('alice')).status.userInfo).toEqual({
+        username: 'alice',
+        groups: ['readers', 'system:authenticated'],
+      });
+    });
+  });
+
   describe('kubectl auth can-i', () => {
     const kubectl = (...args: string[]) =>
       run('kubectl', ['--kubeconfig', s.kubeconfig, ...args], { timeout: 20_000 }).then(

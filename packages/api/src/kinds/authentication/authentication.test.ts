@@ -3,6 +3,9 @@ import { OrchKeyword, structHooks } from '../../schema/fields';
 import { errorMessage, type FieldError } from '../../validation/field-error';
 import {
   BoundObjectReferenceSchema,
+  SelfSubjectReviewKind,
+  SelfSubjectReviewSchema,
+  SelfSubjectReviewStatusSchema,
   TokenRequestKind,
   TokenRequestSpecSchema,
   TokenRequestStatusSchema,
@@ -25,7 +28,9 @@ describe('authentication.k8s.io/v1', () => {
     expect(authenticationKinds.map((k) => [k.kind, k.verbs, k.virtual, k.namespaced])).toEqual([
       ['TokenReview', ['create'], true, false],
       ['TokenRequest', [], true, true],
+      ['SelfSubjectReview', ['create'], true, false],
     ]);
+    expect(SelfSubjectReviewKind.plural).toBe('selfsubjectreviews');
     expect(TokenReviewKind.group).toBe('authentication.k8s.io');
     expect(TokenRequestKind.plural).toBe('tokenrequests');
   });
@@ -37,6 +42,8 @@ describe('authentication.k8s.io/v1', () => {
     expect(protos(TokenRequestSpecSchema)).toEqual({ audiences: 1, expirationSeconds: 4, boundObjectRef: 3 });
     expect(protos(TokenRequestStatusSchema)).toEqual({ token: 1, expirationTimestamp: 2 });
     expect(protos(BoundObjectReferenceSchema)).toEqual({ kind: 1, apiVersion: 2, name: 3, uid: 4 });
+    expect(protos(SelfSubjectReviewSchema)).toEqual({ metadata: 1, status: 2 });
+    expect(protos(SelfSubjectReviewStatusSchema)).toEqual({ userInfo: 1 });
   });
 
   it('wraps the extra values in ExtraValue', () => {
