@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { prefixEnd, rangeStart } from '../key-range';
 import { PeriodicCompactor } from '../periodic-compactor';
 import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
@@ -20,8 +21,9 @@ export interface SqliteStorageOptions {
   compactionBatchRevisions?: number;
   /**
    * Where the write-ahead log is checkpointed: `thread` (the default for a file), from a thread of
-   * its own (see WalCheckpointer); `inline`, by SQLite in the commit that fills the log, which
-   * stalls that commit and everything else on the thread for the copy and its fsyncs.
+   * its own (see WalCheckpointer) once the log has grown past 4 MiB, by SQLite until then;
+   * `inline`, always by SQLite in the commit that fills the log, which stalls that commit and
+   * everything else on the thread for the copy and its fsyncs.
    */
   checkpoints?: 'thread' | 'inline';
 }
@@ -53,6 +55,11 @@ interface HistoryRow {
   prev_value: Buffer | null;
 }
 
+/** Commits between two looks at the log's size, until checkpoints have moved to their thread. */
+const logCheckCommits = 16;
+/** The log size from which checkpoints move to their thread. */
+const threadCheckpointsFromBytes = 4 * 1024 * 1024;
+
 /** Upper bound for "no range end": 0xff never occurs in UTF-8, so it sorts after every key. */
 const KEYSPACE_END = Buffer.from([0xff]);
 
@@ -77,7 +84,13 @@ export class SqliteStorage implements Storage {
   private queue: PendingWrite[] = [];
   /** Set while the checkpointer holds writes (they wait in the queue). */
   private held = false;
-  private readonly checkpointer: WalCheckpointer | undefined;
+  /**
+   * The log of a store whose checkpoints move to a thread once it is written to in earnest (until
+   * then SQLite checkpoints in the commits: an idle server keeps no thread).
+   */
+  private readonly threadCheckpointed: string | undefined;
+  private checkpointer: WalCheckpointer | undefined;
+  private commitsSinceLogCheck = 0;
   private readonly purgeTx: (lo: number, hi: number) => void;
   private closed = false;
 
@@ -163,23 +176,7 @@ export class SqliteStorage implements Storage {
       this.stmt.setMeta.run(hi, 'purged');
     });
     if (path !== ':memory:' && path !== '' && (options.checkpoints ?? 'thread') === 'thread') {
-      const restartFrames = walRestartFrames(this.db);
-      this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new WalCheckpointer(
-        path,
-        {
-          hold: () => (this.held = true),
-          release: () => {
-            this.held = false;
-            if (this.queue.length > 0) setImmediate(() => this.flush());
-          },
-          // SQLite checkpoints in the commits again
-          fallBack: () => {
-            if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${restartFrames}`);
-          },
-        },
-        { restartFrames },
-      );
+      this.threadCheckpointed = path;
     }
     this.compacted = this.meta('compacted');
     const maxRev =
@@ -374,6 +371,7 @@ export class SqliteStorage implements Storage {
       return;
     }
     this.revision = rev;
+    this.checkLog();
     batch.forEach((write, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof StorageError) return write.reject(outcome);
@@ -424,6 +422,37 @@ export class SqliteStorage implements Storage {
 
   private meta(name: string): number {
     return this.stmt.getMeta.get(name)!.value;
+  }
+
+  /** After a commit: moves checkpoints to their thread once the log has grown past 4 MiB. */
+  private checkLog(): void {
+    const file = this.threadCheckpointed;
+    if (!file || this.checkpointer || ++this.commitsSinceLogCheck < logCheckCommits) return;
+    this.commitsSinceLogCheck = 0;
+    let size: number;
+    try {
+      size = statSync(`${file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size < threadCheckpointsFromBytes) return;
+    const restartFrames = walRestartFrames(this.db);
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = new WalCheckpointer(
+      file,
+      {
+        hold: () => (this.held = true),
+        release: () => {
+          this.held = false;
+          if (this.queue.length > 0) setImmediate(() => this.flush());
+        },
+        // SQLite checkpoints in the commits again
+        fallBack: () => {
+          if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${restartFrames}`);
+        },
+      },
+      { restartFrames },
+    );
   }
 
   private assertOpen(): void {

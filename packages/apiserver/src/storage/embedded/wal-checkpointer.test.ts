@@ -39,17 +39,28 @@ describe('write-ahead log checkpoints from a thread of their own', () => {
   const file = () => join(dir.path, `store-${++n}.db`);
   afterAll(() => dir.remove());
 
-  test('the writing connection does not checkpoint; the thread copies the log into the database', async () => {
+  const autocheckpoint = (store: SqliteStorage) =>
+    (store as unknown as { db: Database.Database }).db.pragma('wal_autocheckpoint', { simple: true });
+
+  test('a store written little keeps SQLite checkpointing in its commits (no thread)', async () => {
+    const store = new SqliteStorage(file(), { compactionIntervalMs: 0 });
+    try {
+      await fill(store, 'idle', 200);
+      expect(autocheckpoint(store)).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('once the log passes 4 MiB the writing connection stops checkpointing and the thread copies the log into the database', async () => {
     const path = file();
     const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
     try {
-      // SQLite's automatic checkpoint is off on the writing connection
-      const writer = (store as unknown as { db: Database.Database }).db;
-      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       const before = size(path);
-      await fill(store, 'a', 400);
+      await fill(store, 'a', 800);
+      expect(autocheckpoint(store)).toBe(0);
       // nothing but the thread runs now: the database file receives the written pages
-      await until(() => size(path) > before + 400 * value.length);
+      await until(() => size(path) > before + 800 * value.length);
     } finally {
       await store.close();
     }
@@ -80,10 +91,9 @@ describe('write-ahead log checkpoints from a thread of their own', () => {
     const path = file();
     const store = new SqliteStorage(path, { compactionIntervalMs: 0, checkpoints: 'inline' });
     try {
-      const writer = (store as unknown as { db: Database.Database }).db;
-      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(0);
-      await fill(store, 'c', 100);
-      expect((await store.list('/registry/pods/ns/')).items).toHaveLength(100);
+      await fill(store, 'c', 2000);
+      expect(autocheckpoint(store)).toBeGreaterThan(0);
+      expect((await store.list('/registry/pods/ns/')).items).toHaveLength(2000);
     } finally {
       await store.close();
     }
