@@ -29,8 +29,8 @@ export interface ReviewOptions {
 }
 
 /**
- * Installs TokenReview, SelfSubjectReview, SubjectAccessReview, SelfSubjectAccessReview, LocalSubjectAccessReview and
- * SelfSubjectRulesReview, and the serviceaccounts/token subresource.
+ * Installs TokenReview, SelfSubjectReview, SubjectAccessReview, SelfSubjectAccessReview,
+ * LocalSubjectAccessReview and SelfSubjectRulesReview, and the serviceaccounts/token subresource.
  */
 export function installReviews(host: ReviewHost, options: ReviewOptions): void {
   const h = host.virtualHandlers;

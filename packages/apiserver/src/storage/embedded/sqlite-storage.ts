@@ -322,8 +322,8 @@ export class SqliteStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.compactor?.stop();
+    // a stopped checkpointer has released the writes it held
     await this.checkpointer?.stop();
-    this.held = false;
     this.flush();
     this.closed = true;
     await this.purging;

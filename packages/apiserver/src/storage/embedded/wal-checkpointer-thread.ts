@@ -15,11 +15,8 @@ export interface CheckpointerThreadData {
 
 /** Messages to the thread: writes are now held; or stop. */
 export type ToCheckpointer = { type: 'held' } | { type: 'stop' };
-/**
- * Messages from the thread: hold writes (the log is long enough to restart); release them, with
- * whether the log was checkpointed completely (the next write then restarts it from its beginning).
- */
-export type FromCheckpointer = { type: 'hold' } | { type: 'release'; complete: boolean };
+/** Messages from the thread: hold writes (the log is long enough to restart); release them. */
+export type FromCheckpointer = { type: 'hold' } | { type: 'release' };
 
 interface CheckpointResult {
   busy: number;
@@ -64,7 +61,7 @@ if (parentPort) {
         const after = passive();
         const complete = after.busy === 0 && after.log === after.checkpointed;
         holdAt = complete ? restartFrames : 2 * after.log;
-        port.postMessage({ type: 'release', complete } satisfies FromCheckpointer);
+        port.postMessage({ type: 'release' } satisfies FromCheckpointer);
       }
       const grew = r.log !== lastLog;
       lastLog = r.log;
