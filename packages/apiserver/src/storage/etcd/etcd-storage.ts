@@ -53,8 +53,9 @@ const KEYSPACE_END = Buffer.from([0]);
 /**
  * The etcd backend. Keys are stored under the configured prefix (see {@link EtcdKeys}),
  * `modRevision` is etcd's mod revision, every write is a transaction comparing the key's mod (or
- * create) revision, and watches use etcd's watch API with the previous value of each key. Reads and writes go through the lean {@link EtcdKVClient};
- * watches and compaction's turn-taking through the etcd3 client.
+ * create) revision, and watches use etcd's watch API with the previous value of each key. Reads
+ * and writes go through the lean {@link EtcdKVClient}; watches and compaction's turn-taking
+ * through the etcd3 client.
  *
  * A write whose connection fails after etcd applied it is retried by the client's fault handling
  * and may then report `Conflict`/`KeyExists` for its own effect; any `Unavailable` failure of a
