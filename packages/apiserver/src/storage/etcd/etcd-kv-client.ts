@@ -1,16 +1,14 @@
-import {
-  connect,
-  constants as h2,
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  type SecureClientSessionOptions,
-} from 'node:http2';
 import { dirname, join } from 'node:path';
 import * as protobuf from 'protobufjs';
+import { EtcdCallError, GrpcStatus } from './etcd-call-error';
+import { GrpcConnection, type GrpcConnectionOptions } from './grpc-connection';
+
+export { EtcdCallError } from './etcd-call-error';
 
 /**
- * etcd's unary KV calls (Range, Txn, Compact) as gRPC over Node's own HTTP/2 client, with the
- * messages of etcd's `rpc.proto` (the copy the etcd3 package ships) encoded by protobufjs.
+ * etcd's unary KV calls (Range, Txn, Compact) as gRPC over HTTP/2 connections of their own
+ * ({@link GrpcConnection}), with the messages of etcd's `rpc.proto` (the copy the etcd3 package ships)
+ * encoded by protobufjs.
  *
  * The etcd3 client (grpc-js) costs about twice the CPU of etcd itself per call, more than the rest
  * of an apiserver write; a unary call needs none of what makes that cost (interceptors, filter
@@ -30,7 +28,7 @@ export interface EtcdKVClientOptions {
   /** Deadline of each call, across its retries. */
   timeoutMs: number;
   /** TLS for `https://` members. */
-  tls?: Pick<SecureClientSessionOptions, 'ca' | 'cert' | 'key'>;
+  tls?: GrpcConnectionOptions['tls'];
 }
 
 /** int64 fields decode as numbers or as Long objects (when the `long` package is present). */
@@ -106,27 +104,6 @@ export function int64(value: Int64 | null | undefined): number {
   return typeof value === 'number' ? value : value.toNumber();
 }
 
-/** gRPC status codes the client tells apart. */
-const Status = { OK: 0, Cancelled: 1, DeadlineExceeded: 4, Internal: 13, Unavailable: 14 } as const;
-
-/**
- * A failed etcd call: `code` is the gRPC status (undefined when the stream broke before one came),
- * the message etcd's own (`etcdserver: …`) when etcd answered with an error.
- */
-export class EtcdCallError extends Error {
-  constructor(
-    message: string,
-    readonly code: number | undefined,
-    /** Worth trying again, on another member when `memberFailure`. */
-    readonly retryable: boolean,
-    /** The member itself failed (unreachable, connection lost), not a refusal it answered. */
-    readonly memberFailure: boolean,
-  ) {
-    super(message);
-    this.name = 'EtcdCallError';
-  }
-}
-
 const protoDir = join(dirname(require.resolve('etcd3/package.json')), 'proto');
 let messages:
   | {
@@ -160,11 +137,9 @@ const MEMBER_BACKOFF_MS = 1000;
 const MAX_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 50;
 const MAX_RETRY_DELAY_MS = 1000;
-/** The HTTP/2 flow-control window of each connection and stream: large lists arrive without stalls. */
-const WINDOW = 16 << 20;
 
 class Member {
-  private session: ClientHttp2Session | undefined;
+  private current: GrpcConnection | undefined;
   /** When this member last failed (0: never). */
   failedAt = 0;
 
@@ -174,26 +149,14 @@ class Member {
   ) {}
 
   /** The live connection to the member, opened when there is none. */
-  connection(): ClientHttp2Session {
-    const existing = this.session;
-    if (existing && !existing.closed && !existing.destroyed) return existing;
-    const session = connect(this.url, { ...this.tls, settings: { initialWindowSize: WINDOW } });
-    const drop = () => {
-      if (this.session === session) this.session = undefined;
-    };
-    session.on('error', drop);
-    session.on('close', drop);
-    session.on('goaway', drop);
-    session.once('connect', () => session.setLocalWindowSize(WINDOW));
-    // no keep-alive of its own: an idle connection must not hold the process open
-    session.unref();
-    this.session = session;
-    return session;
+  connection(): GrpcConnection {
+    if (!this.current?.usable) this.current = new GrpcConnection({ url: this.url, tls: this.tls });
+    return this.current;
   }
 
   close(): void {
-    this.session?.close();
-    this.session = undefined;
+    this.current?.close();
+    this.current = undefined;
   }
 }
 
@@ -250,7 +213,7 @@ export class EtcdKVClient {
       }
       const member = this.pick();
       try {
-        const answer = await unary(member.connection(), `/etcdserverpb.KV/${method}`, frame, deadline);
+        const answer = await member.connection().unary(`/etcdserverpb.KV/${method}`, frame, deadline);
         member.failedAt = 0;
         return responseType.decode(answer);
       } catch (error) {
@@ -263,7 +226,9 @@ export class EtcdKVClient {
         lastError = e;
       }
     }
-    throw lastError ?? new EtcdCallError('etcd: deadline exceeded', Status.DeadlineExceeded, false, false);
+    throw (
+      lastError ?? new EtcdCallError('etcd: deadline exceeded', GrpcStatus.DeadlineExceeded, false, false)
+    );
   }
 
   /** The next member in turn that has not failed lately; the one that failed longest ago if all did. */
@@ -279,79 +244,4 @@ export class EtcdKVClient {
     }
     return this.members.reduce((a, b) => (b.failedAt < a.failedAt ? b : a));
   }
-}
-
-/**
- * One gRPC unary call on a stream of `session`: the framed request out, the framed answer's message
- * back, or an {@link EtcdCallError} from the status in the trailers (or in the headers of a
- * trailers-only answer), a broken stream, or the deadline.
- */
-function unary(session: ClientHttp2Session, path: string, frame: Buffer, deadline: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const remaining = deadline - Date.now();
-    let stream: ClientHttp2Stream;
-    try {
-      stream = session.request(
-        {
-          [h2.HTTP2_HEADER_METHOD]: 'POST',
-          [h2.HTTP2_HEADER_PATH]: path,
-          [h2.HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc',
-          [h2.HTTP2_HEADER_TE]: 'trailers',
-          'grpc-timeout': `${Math.max(1, remaining)}m`,
-        },
-        { endStream: false },
-      );
-    } catch (error) {
-      reject(new EtcdCallError((error as Error).message, undefined, true, true));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let httpStatus = 0;
-    let grpcStatus: number | undefined;
-    let grpcMessage = '';
-    let settled = false;
-    const timer = setTimeout(() => {
-      finish(new EtcdCallError('etcd: deadline exceeded', Status.DeadlineExceeded, false, false));
-      stream.close(h2.NGHTTP2_CANCEL);
-    }, remaining);
-    const finish = (error?: EtcdCallError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) return reject(error);
-      const answer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      if (answer.length < 5 || answer[0] !== 0) {
-        return reject(new EtcdCallError('etcd: malformed answer', Status.Internal, false, false));
-      }
-      resolve(answer.subarray(5, 5 + answer.readUInt32BE(1)));
-    };
-    const readStatus = (headers: Record<string, unknown>) => {
-      if (headers['grpc-status'] === undefined) return;
-      grpcStatus = Number(headers['grpc-status']);
-      grpcMessage = decodeURIComponent(String(headers['grpc-message'] ?? ''));
-    };
-    stream.on('response', (headers) => {
-      httpStatus = Number(headers[h2.HTTP2_HEADER_STATUS]);
-      readStatus(headers);
-    });
-    stream.on('trailers', readStatus);
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('error', (error: Error) => finish(new EtcdCallError(error.message, undefined, true, true)));
-    stream.on('close', () => {
-      if (grpcStatus === undefined) {
-        const why = httpStatus && httpStatus !== 200 ? `HTTP status ${httpStatus}` : 'stream closed';
-        return finish(new EtcdCallError(`etcd: ${why} without a gRPC status`, undefined, true, true));
-      }
-      if (grpcStatus === Status.OK) return finish();
-      finish(statusError(grpcStatus, grpcMessage));
-    });
-    stream.end(frame);
-  });
-}
-
-/** The error of a gRPC status other than OK, with what it means for a retry. */
-function statusError(code: number, message: string): EtcdCallError {
-  const etcdAnswered = message.includes('etcdserver:');
-  const retryable = code === Status.Unavailable || code === Status.Cancelled || code === Status.Internal;
-  return new EtcdCallError(message || `gRPC status ${code}`, code, retryable, retryable && !etcdAnswered);
 }
