@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
-/** The storage sources (this folder's parent), excluding tests. */
+/** The storage sources (this folder's parent), excluding tests and declaration files. */
 const SOURCE_ROOT = join(__dirname, '..');
 
 /**
@@ -30,6 +30,7 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    const source = entry.name.endsWith('.ts') && !/\.(test|d)\.ts$/.test(entry.name);
+    return source ? [path] : [];
   });
 }
