@@ -16,6 +16,16 @@ export { deletableResources, mappingForKind } from './controller/discovery';
 export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 
 // Controllers.
+export { EndpointsController } from './endpoint/EndpointsController';
+export {
+  endpointSubsets,
+  findPort,
+  HEADLESS_LABEL,
+  MAX_ENDPOINT_ADDRESSES,
+  OVER_CAPACITY_ANNOTATION,
+  shouldPodBeInEndpoints,
+  truncateSubsets,
+} from './endpoint/endpointSubsets';
 export { DeploymentController, DEPLOYMENT_GVK } from './deployment/DeploymentController';
 export { computeHash, POD_TEMPLATE_HASH_LABEL, safeEncodeString } from './deployment/podTemplateHash';
 export {

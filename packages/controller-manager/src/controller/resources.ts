@@ -14,6 +14,7 @@ export const RESOURCES = {
   serviceaccounts: core('serviceaccounts'),
   events: core('events'),
   endpoints: core('endpoints'),
+  services: core('services'),
   configmaps: core('configmaps'),
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true },
   deployments: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true },

@@ -15,6 +15,7 @@ describe('--controllers', () => {
     expect(run).toEqual([
       'cronjob',
       'deployment',
+      'endpoint',
       'garbagecollector',
       'job',
       'namespace',

@@ -1,6 +1,7 @@
 import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
 import { DeploymentController } from '../deployment/DeploymentController';
+import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
 import { JobController } from '../job/JobController';
 import { NamespaceController } from '../namespace/NamespaceController';
@@ -17,6 +18,10 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   replicaset: {
     concurrencyFlag: 'concurrent-replicaset-syncs',
     start: (ctx) => new ReplicaSetController(ctx),
+  },
+  endpoint: {
+    concurrencyFlag: 'concurrent-endpoint-syncs',
+    start: (ctx) => new EndpointsController(ctx),
   },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
