@@ -82,6 +82,11 @@ export interface KindDeclaration<S extends TObject = TObject> {
   /** True when objects of this kind are not stored (reviews and other virtual kinds). */
   virtual?: boolean;
   /**
+   * Objects of this kind are deleted a while after their last write, like Kubernetes' events: how
+   * long is the server setting this names (`event-ttl`: orch-apiserver's --event-ttl).
+   */
+  timeToLive?: 'event-ttl';
+  /**
    * The rule for metadata.name (Kubernetes' ValidateNameFunc: messages for a bad name, `prefix` when
    * checking a generateName); an RFC 1123 subdomain unless said.
    */

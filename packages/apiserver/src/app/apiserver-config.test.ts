@@ -80,3 +80,15 @@ describe('apiserverOptions: watches', () => {
     );
   });
 });
+
+describe('apiserverOptions: --event-ttl', () => {
+  it('defaults to one hour, as in Kubernetes, and takes a duration', () => {
+    expect(options(etcd)).toMatchObject({ eventTTLSeconds: 3600 });
+    expect(options(etcd, '--event-ttl=90s')).toMatchObject({ eventTTLSeconds: 90 });
+    expect(options(etcd, '--event-ttl=0s')).toMatchObject({ eventTTLSeconds: 0 });
+  });
+
+  it('refuses a negative time, naming the flag', () => {
+    expect(() => options(etcd, '--event-ttl=-1m')).toThrow('--event-ttl');
+  });
+});

@@ -31,6 +31,8 @@ export interface APIServerOptions {
   disableAdmissionPlugins: string[];
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
+  /** `--event-ttl`, in seconds. */
+  eventTTLSeconds: number;
 }
 
 const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'RBAC']);
@@ -58,6 +60,12 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   if (!(minRequestTimeout > 0)) {
     throw new FlagError(
       `invalid value "${minRequestTimeout}" for flag --min-request-timeout: must be a positive number of seconds`,
+    );
+  }
+  const eventTTL = flags.duration('event-ttl');
+  if (!(eventTTL >= 0)) {
+    throw new FlagError(
+      `invalid value "${flags.format('event-ttl')}" for flag --event-ttl: must not be negative`,
     );
   }
   const modes = flags.strings('authorization-mode');
@@ -121,5 +129,6 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     disableAdmissionPlugins: flags.strings('disable-admission-plugins'),
     serviceClusterIPRange: flags.string('service-cluster-ip-range'),
     serviceNodePortRange: flags.string('service-node-port-range'),
+    eventTTLSeconds: eventTTL / 1000,
   };
 }

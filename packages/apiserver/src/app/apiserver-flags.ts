@@ -216,7 +216,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
           name: 'event-ttl',
           type: 'duration',
           default: 3_600_000,
-          help: 'Amount of time to retain events. Not enforced yet: events are kept until they are deleted.',
+          help: 'Amount of time to retain events (after their last update); 0 keeps them until deleted.',
         }),
       ],
     },

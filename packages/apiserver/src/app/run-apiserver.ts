@@ -40,6 +40,7 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     version,
     serviceClusterIPRange: options.serviceClusterIPRange,
     serviceNodePortRange: options.serviceNodePortRange,
+    timeToLive: { 'event-ttl': options.eventTTLSeconds },
   });
   // the system namespaces and policy exist, and requests are authenticated, before the port opens
   await server.bootstrap();

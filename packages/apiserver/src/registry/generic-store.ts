@@ -8,7 +8,13 @@ import {
   type FieldsSelector,
   type LabelsSelector,
 } from '@orch/api';
-import type { KV, Storage, WatchEvent as StorageEvent, WatchHandle } from '../storage/storage';
+import type {
+  KV,
+  Storage,
+  WatchEvent as StorageEvent,
+  WatchHandle,
+  WriteOptions as StorageWriteOptions,
+} from '../storage/storage';
 import { StorageError } from '../storage/storage-error';
 import { statusErrors, successStatus, StatusError, toStatusError } from '../errors/status-error';
 import { decodeContinue, encodeContinue } from './continue-token';
@@ -92,6 +98,11 @@ class WriteFailed {
 const conflictMessage =
   'the object has been modified; please apply your changes to the latest version and try again';
 
+export interface GenericStoreOptions {
+  /** Objects are deleted this many seconds after their last write (0 or absent: kept). */
+  ttlSeconds?: number;
+}
+
 /**
  * The one store serving every kind (Kubernetes' generic registry Store): create, get, list, watch,
  * update, delete and delete-collection over the storage interface, with the kind's strategy deciding
@@ -102,12 +113,18 @@ export class GenericStore {
   private readonly prefix: string;
   private readonly qualified: { group: string; resource: string };
 
+  /** What every write passes to storage: the kind's time to live, if it has one. */
+  private readonly writeOptions: StorageWriteOptions | undefined;
+
   constructor(
     readonly storage: Storage,
     readonly strategy: Strategy,
     readonly admission: AdmissionChain = new AdmissionChain(),
+    options: GenericStoreOptions = {},
   ) {
     this.declaration = strategy.declaration;
+    // every write sets the time anew: an object lasts that long after its last change (Kubernetes' TTLFunc)
+    if (options.ttlSeconds) this.writeOptions = { ttlSeconds: options.ttlSeconds };
     this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
     this.qualified = { group: this.declaration.group, resource: this.declaration.plural };
   }
@@ -360,7 +377,7 @@ export class GenericStore {
     }
     try {
       const encoded = this.encode(obj);
-      const kv = await this.storage.create(key, encoded.bytes);
+      const kv = await this.storage.create(key, encoded.bytes, this.writeOptions);
       return this.stored(obj, encoded, kv, scope.apiVersion);
     } catch (e) {
       if (e instanceof StorageError && e.code === 'KeyExists')
@@ -761,7 +778,7 @@ export class GenericStore {
     const encoded = this.encode(obj);
     let written: KV;
     try {
-      written = await this.storage.update(key, encoded.bytes, kv!.modRevision);
+      written = await this.storage.update(key, encoded.bytes, kv!.modRevision, this.writeOptions);
     } catch (e) {
       if (retryable(e)) return 'retry';
       throw new WriteFailed(this.writeFailure(e, name));
@@ -849,7 +866,12 @@ export class GenericStore {
         return { result: obj, deletedNow: false };
       }
       try {
-        const written = await this.storage.update(key, this.encode(updated).bytes, kv.modRevision);
+        const written = await this.storage.update(
+          key,
+          this.encode(updated).bytes,
+          kv.modRevision,
+          this.writeOptions,
+        );
         return { result: this.decode(written, scope.apiVersion), deletedNow: false };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict' && attempt < 16) continue;

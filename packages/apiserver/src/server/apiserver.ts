@@ -75,7 +75,15 @@ export interface APIServerConfig {
   serviceClusterIPRange?: string;
   /** `--service-node-port-range` (30000-32767 when omitted). */
   serviceNodePortRange?: string;
+  /**
+   * How long objects of kinds with a time to live last after their last write, in seconds, by the
+   * setting their declaration names (`event-ttl`: --event-ttl, one hour when omitted).
+   */
+  timeToLive?: { 'event-ttl'?: number };
 }
+
+/** The time to live of each setting when the config does not give it, in seconds. */
+const defaultTimeToLive: Record<NonNullable<KindDeclaration['timeToLive']>, number> = { 'event-ttl': 3600 };
 
 /** Resolves once `work` is done or found the object already there (409). */
 async function ignoreExisting(work: Promise<unknown>): Promise<void> {
@@ -194,10 +202,19 @@ export class APIServer {
     let store = this.stores.get(key);
     if (!store) {
       const storage = this.cachers.get(key) ?? this.storage;
-      store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission);
+      store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission, {
+        ttlSeconds: this.timeToLive(mapping.declaration),
+      });
       this.stores.set(key, store);
     }
     return store;
+  }
+
+  /** The time to live of a kind's objects in seconds, if its declaration gives them one. */
+  private timeToLive(declaration: KindDeclaration<any>): number | undefined {
+    const setting = declaration.timeToLive;
+    if (!setting) return undefined;
+    return this.config.timeToLive?.[setting] ?? defaultTimeToLive[setting];
   }
 
   address(): string {

@@ -1,6 +1,6 @@
 import type { Histogram } from 'prom-client';
 import type { APIServerMetrics } from './apiserver-metrics';
-import type { KV, ListOptions, ListResult, Storage } from '../storage/storage';
+import type { KV, ListOptions, ListResult, Storage, WriteOptions } from '../storage/storage';
 import { ForwardingStorage } from '../storage/forwarding-storage';
 
 /** Decorates a storage backend with request latency metrics (etcd_request_duration_seconds). */
@@ -34,12 +34,17 @@ export class InstrumentedStorage extends ForwardingStorage {
     return this.timed('list', prefix, () => this.inner.list(prefix, options));
   }
 
-  override create(key: string, value: Uint8Array): Promise<KV> {
-    return this.timed('create', key, () => this.inner.create(key, value));
+  override create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
+    return this.timed('create', key, () => this.inner.create(key, value, options));
   }
 
-  override update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
-    return this.timed('update', key, () => this.inner.update(key, value, expectedModRevision));
+  override update(
+    key: string,
+    value: Uint8Array,
+    expectedModRevision?: number,
+    options?: WriteOptions,
+  ): Promise<KV> {
+    return this.timed('update', key, () => this.inner.update(key, value, expectedModRevision, options));
   }
 
   override delete(key: string, expectedModRevision?: number): Promise<KV> {

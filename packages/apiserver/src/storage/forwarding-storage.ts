@@ -1,4 +1,13 @@
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from './storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from './storage';
 
 /**
  * A storage decorator's base: every operation goes to the inner storage. Decorators (metrics, the
@@ -23,12 +32,12 @@ export class ForwardingStorage implements Storage {
     return this.inner.list(prefix, options);
   }
 
-  create(key: string, value: Uint8Array): Promise<KV> {
-    return this.inner.create(key, value);
+  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
+    return this.inner.create(key, value, options);
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
-    return this.inner.update(key, value, expectedModRevision);
+  update(key: string, value: Uint8Array, expectedModRevision?: number, options?: WriteOptions): Promise<KV> {
+    return this.inner.update(key, value, expectedModRevision, options);
   }
 
   delete(key: string, expectedModRevision?: number): Promise<KV> {

@@ -7,6 +7,7 @@ export type {
   WatchEventType,
   WatchHandle,
   WatchOptions,
+  WriteOptions,
 } from './storage';
 export { StorageError, isStorageError, type StorageErrorCode } from './storage-error';
 export { guaranteedUpdate, type GuaranteedUpdateOptions } from './guaranteed-update';

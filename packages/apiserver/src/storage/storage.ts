@@ -65,6 +65,15 @@ export interface ListResult {
   remaining: number;
 }
 
+export interface WriteOptions {
+  /**
+   * The key is deleted (with a `delete` event, like any delete) about this many seconds after this
+   * write, unless written again first; each write sets or clears its own expiry. Backends may delete
+   * up to a few seconds late (etcd grants leases a little longer, to share them among writes).
+   */
+  ttlSeconds?: number;
+}
+
 export type WatchEventType = 'put' | 'delete';
 
 export interface WatchEvent {
@@ -98,12 +107,12 @@ export interface Storage {
   get(key: string): Promise<KV | undefined>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Creates the key; `KeyExists` error if it is present. */
-  create(key: string, value: Uint8Array): Promise<KV>;
+  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV>;
   /**
    * Replaces the value of an existing key. `NotFound` if the key is absent; `Conflict` (carrying
    * the current KV) when `expectedModRevision` is given and differs from the key's modRevision.
    */
-  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV>;
+  update(key: string, value: Uint8Array, expectedModRevision?: number, options?: WriteOptions): Promise<KV>;
   /**
    * Deletes the key and returns its last value; `modRevision` of the result is the revision of
    * the delete. `NotFound` / `Conflict` as for update.

@@ -216,6 +216,7 @@ export const EventKind = defineKind({
   shortNames: ['ev'],
   namespaced: true,
   schema: EventSchema,
+  timeToLive: 'event-ttl',
   selectableFields: Object.fromEntries(
     Object.keys(eventSelectableValues({})).map((name) => [
       name,

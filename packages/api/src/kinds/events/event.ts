@@ -120,6 +120,7 @@ export const EventKind = defineKind({
   shortNames: ['ev'],
   namespaced: true,
   schema: EventSchema,
+  timeToLive: 'event-ttl',
   selectableFields: Object.fromEntries(
     Object.entries(selectableFieldNames).map(([name, coreName]) => [
       name,

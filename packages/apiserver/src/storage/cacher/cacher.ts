@@ -1,4 +1,13 @@
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
 import { EventWindow } from './event-window';
@@ -205,12 +214,12 @@ export class Cacher implements Storage {
     return cached && cached.modRevision === kv.modRevision ? cached : kv;
   }
 
-  create(key: string, value: Uint8Array): Promise<KV> {
-    return this.backend.create(key, value);
+  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
+    return this.backend.create(key, value, options);
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
-    return this.backend.update(key, value, expectedModRevision);
+  update(key: string, value: Uint8Array, expectedModRevision?: number, options?: WriteOptions): Promise<KV> {
+    return this.backend.update(key, value, expectedModRevision, options);
   }
 
   delete(key: string, expectedModRevision?: number): Promise<KV> {

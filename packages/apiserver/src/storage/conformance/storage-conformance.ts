@@ -1,7 +1,7 @@
 import { guaranteedUpdate } from '../guaranteed-update';
 import type { KV, Storage } from '../storage';
 import { StorageError, type StorageErrorCode } from '../storage-error';
-import { WatchRecorder } from './watch-recorder';
+import { WatchRecorder, waitUntil } from './watch-recorder';
 
 /** Makes a fresh, open store for one test. The suite closes it after the test. */
 export type StorageFactory = () => Promise<Storage>;
@@ -287,6 +287,44 @@ export function runStorageConformance(name: string, factory: StorageFactory): vo
       expect(del.prevValue?.toString()).toBe('two');
       expect(del.value.toString()).toBe('two');
       expect(del.createRevision).toBe(created.createRevision);
+    });
+
+    test('a key written with a time to live is deleted when it runs out, unless written again', async () => {
+      const from = await store.currentRevision();
+      const recorder = await watch(prefix, from);
+      const ttl = { ttlSeconds: 1 };
+      await store.create(key('expires'), text('gone soon'), ttl);
+      // written again without one: the earlier time to live no longer counts
+      await store.create(key('cleared'), text('one'), ttl);
+      await store.update(key('cleared'), text('two'));
+      // written again with a longer one
+      await store.create(key('extended'), text('one'), ttl);
+      await store.update(key('extended'), text('two'), undefined, { ttlSeconds: 60 });
+      // deleted and created again without one
+      await store.create(key('recreated'), text('one'), ttl);
+      await store.delete(key('recreated'));
+      await store.create(key('recreated'), text('two'));
+      await store.create(key('plain'), text('stays'));
+
+      const started = Date.now();
+      await waitUntil(
+        () => recorder.events.some((e) => e.type === 'delete' && e.key === key('expires')),
+        15_000,
+        () => 'expected the delete of the expired key',
+      );
+      const expired = recorder.events.find((e) => e.type === 'delete' && e.key === key('expires'))!;
+      expect(expired.value.toString()).toBe('gone soon');
+      expect(await store.get(key('expires'))).toBeUndefined();
+      // as long again as the first one took: the others had as much time to go wrongly
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1500, Date.now() - started)));
+      expect(str(await store.get(key('cleared')))).toBe('two');
+      expect(str(await store.get(key('extended')))).toBe('two');
+      expect(str(await store.get(key('recreated')))).toBe('two');
+      expect(str(await store.get(key('plain')))).toBe('stays');
+      expect(recorder.events.filter((e) => e.type === 'delete').map((e) => e.key)).toEqual([
+        key('recreated'),
+        key('expires'),
+      ]);
     });
 
     test('compaction: reads and watches before the compacted revision fail with Compacted', async () => {

@@ -9,6 +9,9 @@ import type Database from 'better-sqlite3';
  *   a create). Reads at a past revision R take, per key, the newest row at or below R.
  * - `meta`: `compacted` (reads below it fail) and `purged` (history rows up to it that compaction has
  *   already removed).
+ * - `expiry`: keys written with a time to live, with the revision of that write and when it expires
+ *   (ms since the epoch). A row whose key was written again or deleted since is stale and dropped
+ *   when it comes due.
  *
  * Keys are stored as BLOBs of their UTF-8 bytes so that ordering and prefix ranges compare bytes,
  * the same way etcd orders keys.
@@ -34,6 +37,12 @@ CREATE TABLE IF NOT EXISTS meta (
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
 INSERT OR IGNORE INTO meta (name, value) VALUES ('compacted', 0), ('purged', 0);
+CREATE TABLE IF NOT EXISTS expiry (
+  key BLOB PRIMARY KEY,
+  mod_rev INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS expiry_at ON expiry (expires_at);
 `;
 
 export type Synchronous = 'NORMAL' | 'FULL';

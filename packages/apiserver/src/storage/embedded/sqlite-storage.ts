@@ -2,7 +2,16 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { prefixEnd, rangeStart } from '../key-range';
 import { PeriodicCompactor } from '../periodic-compactor';
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
 import { configure, walRestartFrames, type Synchronous } from './schema';
@@ -26,6 +35,8 @@ export interface SqliteStorageOptions {
    * everything else on the thread for the copy and its fsyncs.
    */
   checkpoints?: 'thread' | 'inline';
+  /** How often keys written with a time to live are looked at for expiry. Default 1 second. */
+  expirySweepMs?: number;
 }
 
 interface Applied {
@@ -112,7 +123,13 @@ export class SqliteStorage implements Storage {
     getMeta: Database.Statement<[string], { value: number }>;
     purgeSuperseded: Database.Statement<[number, number]>;
     purgeDeletes: Database.Statement<[number, number]>;
+    setExpiry: Database.Statement<[Buffer, number, number]>;
+    dueExpiry: Database.Statement<[number], { key: Buffer; mod_rev: number }>;
+    dropExpiry: Database.Statement<[Buffer, number]>;
+    anyExpiry: Database.Statement<[], { one: number }>;
   };
+  private readonly expirySweepMs: number;
+  private expirySweeper: NodeJS.Timeout | undefined;
 
   /** `path` is a file path, or `:memory:` for a throwaway store. */
   constructor(path: string, options: SqliteStorageOptions = {}) {
@@ -166,7 +183,14 @@ export class SqliteStorage implements Storage {
         DELETE FROM history WHERE rev IN (
           SELECT prev_rev FROM history WHERE rev > ? AND rev <= ? AND prev_rev > 0)`),
       purgeDeletes: this.db.prepare('DELETE FROM history WHERE rev > ? AND rev <= ? AND deleted = 1'),
+      setExpiry: this.db.prepare('INSERT OR REPLACE INTO expiry (key, mod_rev, expires_at) VALUES (?, ?, ?)'),
+      dueExpiry: this.db.prepare(
+        'SELECT key, mod_rev FROM expiry WHERE expires_at <= ? ORDER BY expires_at LIMIT 1000',
+      ),
+      dropExpiry: this.db.prepare('DELETE FROM expiry WHERE key = ? AND mod_rev = ?'),
+      anyExpiry: this.db.prepare('SELECT 1 AS one FROM expiry LIMIT 1'),
     };
+    this.expirySweepMs = options.expirySweepMs ?? 1000;
     // Writes queued in the same turn of the event loop commit as one SQLite transaction (group
     // commit); each write's current-state change and history row are always in the same one.
     this.batchTx = this.db.transaction((run: () => void) => run());
@@ -183,6 +207,7 @@ export class SqliteStorage implements Storage {
       (this.db.prepare('SELECT MAX(rev) AS r FROM history').get() as { r: number | null }).r ?? 0;
     this.revision = Math.max(maxRev, this.compacted);
     if (this.meta('purged') < this.compacted) this.startPurge();
+    if (this.stmt.anyExpiry.get()) this.sweepExpiries();
     const interval = options.compactionIntervalMs ?? 60_000;
     if (interval > 0) {
       this.compactor = new PeriodicCompactor(this, {
@@ -230,9 +255,10 @@ export class SqliteStorage implements Storage {
     return { items: rows.map(toKV), revision, more, remaining };
   }
 
-  create(key: string, value: Uint8Array): Promise<KV> {
+  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = Buffer.from(key);
     const v = Buffer.from(value);
+    const expire = this.expiring(options);
     return this.write((rev) => {
       try {
         this.stmt.insertKv.run(k, v, rev, rev);
@@ -242,18 +268,21 @@ export class SqliteStorage implements Storage {
         throw error;
       }
       this.stmt.insertHistory.run(rev, k, 0, v, rev, 0);
+      expire?.(k, rev);
       const kv = { key, value: v, modRevision: rev, createRevision: rev };
       return { kv, event: { type: 'put', ...kv } };
     });
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+  update(key: string, value: Uint8Array, expectedModRevision?: number, options?: WriteOptions): Promise<KV> {
     const k = Buffer.from(key);
     const v = Buffer.from(value);
+    const expire = this.expiring(options);
     return this.write((rev) => {
       const prev = this.checked(k, key, expectedModRevision);
       this.stmt.updateKv.run(v, rev, k);
       this.stmt.insertHistory.run(rev, k, 0, v, prev.create_rev, prev.mod_rev);
+      expire?.(k, rev);
       const kv = { key, value: v, modRevision: rev, createRevision: prev.create_rev };
       return { kv, event: { type: 'put', ...kv, prevValue: prev.value } };
     });
@@ -319,8 +348,38 @@ export class SqliteStorage implements Storage {
     return this.compacted;
   }
 
+  /**
+   * For a write with a time to live: what records its expiry in the write's transaction (and makes
+   * sure expiries are swept). A write without one leaves any earlier expiry row of its key stale.
+   */
+  private expiring(options: WriteOptions | undefined): ((key: Buffer, rev: number) => void) | undefined {
+    const ttl = options?.ttlSeconds;
+    if (!ttl || ttl <= 0) return undefined;
+    this.sweepExpiries();
+    return (key, rev) => this.stmt.setExpiry.run(key, rev, Date.now() + ttl * 1000);
+  }
+
+  /** Starts the periodic sweep: keys whose time to live ran out are deleted like any other key. */
+  private sweepExpiries(): void {
+    if (this.expirySweeper || this.closed) return;
+    this.expirySweeper = setInterval(() => {
+      for (const row of this.stmt.dueExpiry.all(Date.now())) {
+        const current = this.stmt.get.get(row.key);
+        if (current?.mod_rev !== row.mod_rev) {
+          // written again or deleted since: that write decided
+          this.stmt.dropExpiry.run(row.key, row.mod_rev);
+          continue;
+        }
+        // guarded by the revision: a write that comes first wins, and the row turns stale
+        this.delete(row.key.toString('utf8'), row.mod_rev).catch(() => undefined);
+      }
+    }, this.expirySweepMs);
+    this.expirySweeper.unref();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
+    clearInterval(this.expirySweeper);
     await this.compactor?.stop();
     // a stopped checkpointer has released the writes it held
     await this.checkpointer?.stop();

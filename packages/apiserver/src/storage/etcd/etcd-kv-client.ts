@@ -73,7 +73,8 @@ export interface EtcdCompare {
 
 export interface EtcdRequestOp {
   request_range?: EtcdRangeRequest;
-  request_put?: { key: Uint8Array; value: Uint8Array; prev_kv?: boolean };
+  /** `lease`: the ID of a lease from {@link EtcdKVClient.leaseGrant} (0 or absent: none). */
+  request_put?: { key: Uint8Array; value: Uint8Array; prev_kv?: boolean; lease?: Int64 };
   request_delete_range?: { key: Uint8Array; prev_kv?: boolean };
 }
 
@@ -113,6 +114,8 @@ let messages:
       TxnResponse: protobuf.Type;
       CompactionRequest: protobuf.Type;
       CompactionResponse: protobuf.Type;
+      LeaseGrantRequest: protobuf.Type;
+      LeaseGrantResponse: protobuf.Type;
     }
   | undefined;
 
@@ -127,6 +130,8 @@ function types(): NonNullable<typeof messages> {
       TxnResponse: t('TxnResponse'),
       CompactionRequest: t('CompactionRequest'),
       CompactionResponse: t('CompactionResponse'),
+      LeaseGrantRequest: t('LeaseGrantRequest'),
+      LeaseGrantResponse: t('LeaseGrantResponse'),
     };
   }
   return messages;
@@ -172,17 +177,27 @@ export class EtcdKVClient {
 
   range(request: EtcdRangeRequest): Promise<EtcdRangeResponse> {
     const t = types();
-    return this.call('Range', t.RangeRequest, t.RangeResponse, request) as Promise<EtcdRangeResponse>;
+    return this.call('KV/Range', t.RangeRequest, t.RangeResponse, request) as Promise<EtcdRangeResponse>;
   }
 
   txn(request: EtcdTxnRequest): Promise<EtcdTxnResponse> {
     const t = types();
-    return this.call('Txn', t.TxnRequest, t.TxnResponse, request) as Promise<EtcdTxnResponse>;
+    return this.call('KV/Txn', t.TxnRequest, t.TxnResponse, request) as Promise<EtcdTxnResponse>;
   }
 
   async compact(revision: number, physical = false): Promise<void> {
     const t = types();
-    await this.call('Compact', t.CompactionRequest, t.CompactionResponse, { revision, physical });
+    await this.call('KV/Compact', t.CompactionRequest, t.CompactionResponse, { revision, physical });
+  }
+
+  /** A lease of `ttlSeconds` (etcd may grant a longer one): keys put with its ID go when it expires. */
+  async leaseGrant(ttlSeconds: number): Promise<{ ID: Int64; TTL: Int64 }> {
+    const t = types();
+    const res = (await this.call('Lease/LeaseGrant', t.LeaseGrantRequest, t.LeaseGrantResponse, {
+      TTL: ttlSeconds,
+    })) as { ID: Int64; TTL: Int64; error?: string };
+    if (res.error) throw new EtcdCallError(`etcd: ${res.error}`, undefined, false, false);
+    return res;
   }
 
   close(): void {
@@ -213,7 +228,7 @@ export class EtcdKVClient {
       }
       const member = this.pick();
       try {
-        const answer = await member.connection().unary(`/etcdserverpb.KV/${method}`, frame, deadline);
+        const answer = await member.connection().unary(`/etcdserverpb.${method}`, frame, deadline);
         member.failedAt = 0;
         return responseType.decode(answer);
       } catch (error) {

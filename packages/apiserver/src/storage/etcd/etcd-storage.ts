@@ -2,7 +2,16 @@ import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, ret
 import { Etcd3, isRecoverableError, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
 import { prefixEnd, rangeStart } from '../key-range';
 import { EtcdCompactor } from '../etcd-compactor';
-import type { KV, ListOptions, ListResult, Storage, WatchEvent, WatchHandle, WatchOptions } from '../storage';
+import type {
+  KV,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from '../storage';
 import { StorageError } from '../storage-error';
 import { failedWatch } from '../watch-hub';
 import { fromEtcdError, isEtcdCompacted, isEtcdFutureRevision } from './etcd-errors';
@@ -16,7 +25,9 @@ import {
   type EtcdKeyValue,
   type EtcdRequestOp,
   type EtcdTxnResponse,
+  type Int64,
 } from './etcd-kv-client';
+import { LeaseManager } from './lease-manager';
 
 export interface EtcdStorageOptions {
   /** Client URLs of the cluster members, e.g. `['http://127.0.0.1:2379']`. */
@@ -65,6 +76,7 @@ export class EtcdStorage implements Storage {
   /** The etcd3 client: watches (streams) and the compactor's turn-taking. */
   readonly client: Etcd3;
   private readonly kv: EtcdKVClient;
+  private readonly leases: LeaseManager;
   private readonly keys: EtcdKeys;
   private readonly compactor: EtcdCompactor | undefined;
   private readonly watches = new Set<EtcdWatch>();
@@ -112,6 +124,7 @@ export class EtcdStorage implements Storage {
       hosts: options.endpoints,
     });
     this.kv = new EtcdKVClient({ endpoints: options.endpoints, timeoutMs: timeout, tls: options.tls });
+    this.leases = new LeaseManager(this.kv);
     this.keys = new EtcdKeys(options.prefix);
     const interval = options.compactionIntervalMs ?? 5 * 60_000;
     if (interval > 0) {
@@ -149,12 +162,13 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  async create(key: string, value: Uint8Array): Promise<KV> {
+  async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
+    const lease = await this.leaseFor(options);
     const res = await this.txn(
       [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
-      { request_put: { key: k, value: v } },
+      { request_put: { key: k, value: v, lease } },
       { request_range: { key: k } },
     );
     if (!res.succeeded) {
@@ -168,18 +182,36 @@ export class EtcdStorage implements Storage {
     return { key, value: v, modRevision: revision, createRevision: revision };
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision?: number): Promise<KV> {
+  async update(
+    key: string,
+    value: Uint8Array,
+    expectedModRevision?: number,
+    options?: WriteOptions,
+  ): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
+    const lease = await this.leaseFor(options);
     const res = await this.txn(
       [guard(k, expectedModRevision)],
-      { request_put: { key: k, value: v, prev_kv: true } },
+      { request_put: { key: k, value: v, prev_kv: true, lease } },
       { request_range: { key: k } },
     );
     if (!res.succeeded) throw this.failure(key, res, expectedModRevision);
     const prev = res.responses[0].response_put?.prev_kv;
     const revision = int64(res.header.revision);
     return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
+  }
+
+  /** The lease a write with a time to live attaches its key to (none without one). */
+  private async leaseFor(options: WriteOptions | undefined): Promise<Int64 | undefined> {
+    const ttl = options?.ttlSeconds;
+    if (!ttl || ttl <= 0) return undefined;
+    this.assertOpen();
+    try {
+      return await this.leases.lease(Math.ceil(ttl));
+    } catch (error) {
+      throw fromEtcdError(error);
+    }
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KV> {
