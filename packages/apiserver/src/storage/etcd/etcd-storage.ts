@@ -165,7 +165,7 @@ export class EtcdStorage implements Storage {
   async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
-    const lease = await this.leaseFor(options);
+    const lease = options?.ttlSeconds ? await this.leaseFor(options.ttlSeconds) : undefined;
     const res = await this.txn(
       [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
       { request_put: { key: k, value: v, lease } },
@@ -190,7 +190,7 @@ export class EtcdStorage implements Storage {
   ): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
-    const lease = await this.leaseFor(options);
+    const lease = options?.ttlSeconds ? await this.leaseFor(options.ttlSeconds) : undefined;
     const res = await this.txn(
       [guard(k, expectedModRevision)],
       { request_put: { key: k, value: v, prev_kv: true, lease } },
@@ -202,10 +202,9 @@ export class EtcdStorage implements Storage {
     return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
   }
 
-  /** The lease a write with a time to live attaches its key to (none without one). */
-  private async leaseFor(options: WriteOptions | undefined): Promise<Int64 | undefined> {
-    const ttl = options?.ttlSeconds;
-    if (!ttl || ttl <= 0) return undefined;
+  /** The lease a write with a time to live attaches its key to (none for a time of 0 or less). */
+  private async leaseFor(ttl: number): Promise<Int64 | undefined> {
+    if (ttl <= 0) return undefined;
     this.assertOpen();
     try {
       return await this.leases.lease(Math.ceil(ttl));
