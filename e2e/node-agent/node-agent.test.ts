@@ -100,7 +100,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
     });
     expect(n.status?.allocatable).toMatchObject({ cpu: '7500m', memory: '31Gi', pods: '110' });
     expect(n.status?.addresses).toEqual([
-      { type: 'InternalIP', address: '10.0.0.2' },
+      { type: 'InternalIP', address: '172.18.0.2' },
       { type: 'Hostname', address: 'sim-1' },
     ]);
     expect(n.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
@@ -132,7 +132,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
       return p.status?.phase === 'Running' ? p : undefined;
     }, 'a Running pod');
     expect(running.status?.podIP).toMatch(/^10\.244\.1\.\d+$/);
-    expect(running.status?.hostIP).toBe('10.0.0.2');
+    expect(running.status?.hostIP).toBe('172.18.0.2');
     const cs = running.status?.containerStatuses?.[0];
     expect(cs).toMatchObject({ name: 'app', image: 'nginx', ready: true, started: true, restartCount: 0 });
     expect(cs?.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);

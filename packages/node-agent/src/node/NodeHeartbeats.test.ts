@@ -167,7 +167,7 @@ describe('NodeHeartbeats', () => {
     heartbeats.start();
     await tick(100);
     expect(api.nodes.get('n0')?.status?.addresses).toEqual([
-      { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'InternalIP', address: '172.18.0.1' },
       { type: 'Hostname', address: 'n0' },
     ]);
     await tick(130_000, 1000);

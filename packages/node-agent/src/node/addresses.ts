@@ -1,6 +1,7 @@
 /*
  * Addresses of simulated nodes. Node `i` (from 0) gets:
- * - InternalIP 10.0.0.0/12 + i + 1 (10.0.0.1, 10.0.0.2, ...; clear of the 10.96.0.0/12 service range);
+ * - InternalIP 172.18.0.0/16 + i + 1 (172.18.0.1, 172.18.0.2, ...): clear of the service range (the
+ *   apiserver's default 10.0.0.0/24, or Kubernetes' usual 10.96.0.0/12) and of the pod CIDRs below;
  * - spec.podCIDR the i-th /24 of 10.244.0.0/16 (10.244.i.0/24); nodes past the 256th continue into
  *   10.245.0.0/24 ... 10.255.255.0/24 and then 10.128.0.0/24 ... 10.243.255.0/24.
  */
@@ -8,7 +9,7 @@
 /** The most nodes one agent can address. */
 export const MAX_SIMULATED_NODES = 32_768;
 
-const NODE_IP_BASE = ipToInt('10.0.0.0');
+const NODE_IP_BASE = ipToInt('172.18.0.0');
 const POD_CIDR_BASE = ipToInt('10.244.0.0');
 const POD_CIDR_FIRST_SPAN = (ipToInt('10.255.255.0') - POD_CIDR_BASE) / 256 + 1;
 const POD_CIDR_SPILL_BASE = ipToInt('10.128.0.0');

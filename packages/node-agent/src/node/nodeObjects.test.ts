@@ -23,8 +23,10 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 describe('simulated node addresses', () => {
   it('gives each node a unique InternalIP and a /24 pod CIDR from 10.244.0.0/16 on', () => {
-    expect(nodeInternalIP(0)).toBe('10.0.0.1');
-    expect(nodeInternalIP(300)).toBe('10.0.1.45');
+    expect(nodeInternalIP(0)).toBe('172.18.0.1');
+    expect(nodeInternalIP(300)).toBe('172.18.1.45');
+    // all inside 172.18.0.0/16: clear of the default service range 10.0.0.0/24 and the pod CIDRs
+    expect(nodeInternalIP(MAX_SIMULATED_NODES - 1)).toBe('172.18.128.0');
     expect(nodePodCIDR(0)).toBe('10.244.0.0/24');
     expect(nodePodCIDR(255)).toBe('10.244.255.0/24');
     expect(nodePodCIDR(256)).toBe('10.245.0.0/24');
@@ -144,7 +146,7 @@ describe('simulated node objects', () => {
       },
     ]);
     expect(status.addresses).toEqual([
-      { type: 'InternalIP', address: '10.0.0.2' },
+      { type: 'InternalIP', address: '172.18.0.2' },
       { type: 'Hostname', address: 'orch-node-1' },
     ]);
     expect(status.daemonEndpoints).toEqual({ kubeletEndpoint: { Port: 10250 } });
