@@ -74,6 +74,12 @@ export interface WriteOptions {
   ttlSeconds?: number;
 }
 
+/** The time to live a write asks for, in seconds; undefined for none (absent, 0 or less). */
+export function timeToLive(options: WriteOptions | undefined): number | undefined {
+  const ttl = options?.ttlSeconds;
+  return ttl !== undefined && ttl > 0 ? ttl : undefined;
+}
+
 export type WatchEventType = 'put' | 'delete';
 
 export interface WatchEvent {

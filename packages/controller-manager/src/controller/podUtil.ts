@@ -44,10 +44,15 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   return parseTime(ready.lastTransitionTime) + minReadySeconds * 1000 < now;
 }
 
+/** Finished: Succeeded or Failed (Kubernetes' IsPodTerminal). */
+export function isPodTerminal(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** Not finished and not being deleted (Kubernetes' IsPodActive). */
 export function isPodActive(pod: Pod): boolean {
-  const phase = pod.status?.phase;
-  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+  return !isPodTerminal(pod) && !pod.metadata?.deletionTimestamp;
 }
 
 /** The pod's restarts across its containers. */

@@ -3,6 +3,7 @@ import {
   EndpointsKind,
   selectorFromSet,
   type Endpoints,
+  type LabelsSelector,
   type ObjectMeta,
   type Pod,
   type Service,
@@ -24,6 +25,12 @@ import {
   OVER_CAPACITY_ANNOTATION,
   truncateSubsets,
 } from './endpointSubsets';
+
+/** The pods a service selects; undefined for a service without a selector (its Endpoints are someone else's). */
+function podSelector(service: Service): LabelsSelector | undefined {
+  const set = service.spec?.selector;
+  return set && Object.keys(set).length ? selectorFromSet(set) : undefined;
+}
 
 /**
  * Keeps an Endpoints object beside every Service with a selector (Kubernetes' endpoints controller):
@@ -77,9 +84,7 @@ export class EndpointsController extends QueueController {
   private enqueueServicesOf(pod: Pod): void {
     const namespace = pod.metadata?.namespace ?? '';
     for (const svc of this.serviceLister.namespace(namespace).list()) {
-      const selector = svc.spec?.selector;
-      if (selector && Object.keys(selector).length && selectorFromSet(selector).matches(pod.metadata?.labels))
-        this.enqueue(svc);
+      if (podSelector(svc)?.matches(pod.metadata?.labels)) this.enqueue(svc);
     }
   }
 
@@ -95,10 +100,9 @@ export class EndpointsController extends QueueController {
       }
       return;
     }
-    const selector = service.spec?.selector;
-    if (!selector || Object.keys(selector).length === 0) return;
-    if (service.spec?.type === 'ExternalName') return;
-    const pods = this.podLister.namespace(namespace).list(selectorFromSet(selector));
+    const selector = podSelector(service);
+    if (!selector || service.spec?.type === 'ExternalName') return;
+    const pods = this.podLister.namespace(namespace).list(selector);
     const { subsets, truncated } = truncateSubsets(endpointSubsets(service, pods));
 
     const current = this.endpointsLister.namespace(namespace).get(name);

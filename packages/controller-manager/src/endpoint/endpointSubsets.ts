@@ -7,7 +7,7 @@ import {
   type Service,
   type ServicePort,
 } from '@orch/api';
-import { isPodReady } from '../controller/podUtil';
+import { isPodReady, isPodTerminal } from '../controller/podUtil';
 
 /** Addresses an Endpoints object holds at most; the rest are left out (Kubernetes' maxCapacity). */
 export const MAX_ENDPOINT_ADDRESSES = 1000;
@@ -18,8 +18,7 @@ export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 
 /** Whether a pod is an endpoint at all: not finished, with an IP, not being deleted unless tolerated. */
 export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  if (isPodTerminal(pod)) return false;
   if (!pod.status?.podIP && !pod.status?.podIPs?.length) return false;
   return includeTerminating || !pod.metadata?.deletionTimestamp;
 }

@@ -2,15 +2,16 @@ import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { prefixEnd, rangeStart } from '../key-range';
 import { PeriodicCompactor } from '../periodic-compactor';
-import type {
-  KV,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchHandle,
-  WatchOptions,
-  WriteOptions,
+import {
+  timeToLive,
+  type KV,
+  type ListOptions,
+  type ListResult,
+  type Storage,
+  type WatchEvent,
+  type WatchHandle,
+  type WatchOptions,
+  type WriteOptions,
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
@@ -353,8 +354,8 @@ export class SqliteStorage implements Storage {
    * sure expiries are swept). A write without one leaves any earlier expiry row of its key stale.
    */
   private expiring(options: WriteOptions | undefined): ((key: Buffer, rev: number) => void) | undefined {
-    const ttl = options?.ttlSeconds;
-    if (!ttl || ttl <= 0) return undefined;
+    const ttl = timeToLive(options);
+    if (ttl === undefined) return undefined;
     this.sweepExpiries();
     return (key, rev) => this.stmt.setExpiry.run(key, rev, Date.now() + ttl * 1000);
   }

@@ -6,7 +6,7 @@ import { GrpcConnection, type GrpcConnectionOptions } from './grpc-connection';
 export { EtcdCallError } from './etcd-call-error';
 
 /**
- * etcd's unary KV calls (Range, Txn, Compact) as gRPC over HTTP/2 connections of their own
+ * etcd's unary calls (KV Range, Txn and Compact; Lease LeaseGrant) as gRPC over HTTP/2 connections of their own
  * ({@link GrpcConnection}), with the messages of etcd's `rpc.proto` (the copy the etcd3 package ships)
  * encoded by protobufjs.
  *

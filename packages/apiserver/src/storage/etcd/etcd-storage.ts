@@ -2,15 +2,16 @@ import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, ret
 import { Etcd3, isRecoverableError, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
 import { prefixEnd, rangeStart } from '../key-range';
 import { EtcdCompactor } from '../etcd-compactor';
-import type {
-  KV,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchHandle,
-  WatchOptions,
-  WriteOptions,
+import {
+  timeToLive,
+  type KV,
+  type ListOptions,
+  type ListResult,
+  type Storage,
+  type WatchEvent,
+  type WatchHandle,
+  type WatchOptions,
+  type WriteOptions,
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { failedWatch } from '../watch-hub';
@@ -165,7 +166,8 @@ export class EtcdStorage implements Storage {
   async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
-    const lease = options?.ttlSeconds ? await this.leaseFor(options.ttlSeconds) : undefined;
+    const ttl = timeToLive(options);
+    const lease = ttl === undefined ? undefined : await this.leaseFor(ttl);
     const res = await this.txn(
       [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
       { request_put: { key: k, value: v, lease } },
@@ -190,7 +192,8 @@ export class EtcdStorage implements Storage {
   ): Promise<KV> {
     const k = this.keys.toEtcd(key);
     const v = Buffer.from(value);
-    const lease = options?.ttlSeconds ? await this.leaseFor(options.ttlSeconds) : undefined;
+    const ttl = timeToLive(options);
+    const lease = ttl === undefined ? undefined : await this.leaseFor(ttl);
     const res = await this.txn(
       [guard(k, expectedModRevision)],
       { request_put: { key: k, value: v, prev_kv: true, lease } },
@@ -202,9 +205,8 @@ export class EtcdStorage implements Storage {
     return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
   }
 
-  /** The lease a write with a time to live attaches its key to (none for a time of 0 or less). */
-  private async leaseFor(ttl: number): Promise<Int64 | undefined> {
-    if (ttl <= 0) return undefined;
+  /** The lease a write with a time to live attaches its key to. */
+  private async leaseFor(ttl: number): Promise<Int64> {
     this.assertOpen();
     try {
       return await this.leases.lease(Math.ceil(ttl));

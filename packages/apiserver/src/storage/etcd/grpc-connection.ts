@@ -101,6 +101,13 @@ function hpackLiteral(nameIndex: number, name: string, value: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** A frame payload of 32-bit big-endian words. */
+function uint32s(...words: number[]): Buffer {
+  const payload = Buffer.allocUnsafe(4 * words.length);
+  words.forEach((w, i) => payload.writeUInt32BE(w, 4 * i));
+  return payload;
+}
+
 function frameHeader(length: number, type: number, flags: number, streamId: number): Buffer {
   const h = Buffer.allocUnsafe(9);
   h.writeUIntBE(length, 0, 3);
@@ -187,20 +194,16 @@ export class GrpcConnection {
   unary(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       const start = () => this.start(path, frame, deadline, resolve, reject);
-      if (!this.usable) {
-        reject(new EtcdCallError(`${this.options.url}: connection not usable`, undefined, true, true));
-      } else if (this.calls.size >= this.peerMaxStreams) {
-        this.waiting.push(start);
-      } else {
-        start();
-      }
+      // start() refuses the call itself when the connection cannot take it
+      if (this.usable && this.calls.size >= this.peerMaxStreams) this.waiting.push(start);
+      else start();
     });
   }
 
   /** Ends the connection: calls in flight fail (retryable). */
   close(): void {
     if (this.closed) return;
-    this.queue(this.goawayFrame(ErrorCode.NO_ERROR));
+    this.goaway(ErrorCode.NO_ERROR);
     this.flush();
     this.fail(new Error('connection closed'), false);
   }
@@ -280,7 +283,7 @@ export class GrpcConnection {
 
   private expire(call: Call): void {
     if (this.calls.get(call.id) !== call) return;
-    this.queue(this.rstFrame(call.id, ErrorCode.CANCEL));
+    this.queue(frameHeader(4, FrameType.RST_STREAM, 0, call.id), uint32s(ErrorCode.CANCEL));
     this.end(call, new EtcdCallError('etcd: deadline exceeded', GrpcStatus.DeadlineExceeded, false, false));
   }
 
@@ -325,7 +328,7 @@ export class GrpcConnection {
         if (this.closed) return;
       }
     } catch (error) {
-      this.queue(this.goawayFrame(ErrorCode.PROTOCOL_ERROR));
+      this.goaway(ErrorCode.PROTOCOL_ERROR);
       this.flush();
       this.fail(error as Error, false);
       return;
@@ -491,22 +494,12 @@ export class GrpcConnection {
   }
 
   private windowUpdate(streamId: number, increment: number): void {
-    const payload = Buffer.allocUnsafe(4);
-    payload.writeUInt32BE(increment, 0);
-    this.queue(frameHeader(4, FrameType.WINDOW_UPDATE, 0, streamId), payload);
-  }
-
-  private rstFrame(streamId: number, code: number): Buffer {
-    const frame = Buffer.concat([frameHeader(4, FrameType.RST_STREAM, 0, streamId), Buffer.alloc(4)]);
-    frame.writeUInt32BE(code, 9);
-    return frame;
+    this.queue(frameHeader(4, FrameType.WINDOW_UPDATE, 0, streamId), uint32s(increment));
   }
 
   /** GOAWAY: the server opened no streams, so the last one processed is 0. */
-  private goawayFrame(code: number): Buffer {
-    const payload = Buffer.alloc(8);
-    payload.writeUInt32BE(code, 4);
-    return Buffer.concat([frameHeader(8, FrameType.GOAWAY, 0, 0), payload]);
+  private goaway(code: number): void {
+    this.queue(frameHeader(8, FrameType.GOAWAY, 0, 0), uint32s(0, code));
   }
 
   /** Frames go out together once the current turn of the event loop is done. */
