@@ -85,7 +85,7 @@ export { StreamTransport } from './logs/streamTransport';
 // Secure serving.
 export { SecureServer, type RouteHandler, type SecureServerOptions } from './server/secureServer';
 export { secureServingOptionsFromFlags, type SecureServingOptions } from './server/secureServingOptions';
-export { servingCertKey, tlsServerOptions } from './server/tlsServerOptions';
+export { servingCertKey, sniCallback, tlsServerOptions } from './server/tlsServerOptions';
 export {
   ensureSelfSignedCertKey,
   generateSelfSignedCertificate,
@@ -102,6 +102,7 @@ export {
   opensslCipherList,
   tlsMinVersion,
   tlsMinVersionErrors,
+  tlsServerTuning,
 } from './server/tlsSettings';
 export {
   HEALTH_ENDPOINTS,

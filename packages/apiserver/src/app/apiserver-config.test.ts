@@ -92,3 +92,45 @@ describe('apiserverOptions: --event-ttl', () => {
     expect(() => options(etcd, '--event-ttl=-1m')).toThrow('--event-ttl');
   });
 });
+
+describe('apiserverOptions: TLS serving', () => {
+  it('takes --tls-min-version and --tls-cipher-suites; both default to none', () => {
+    expect(options(etcd)).toMatchObject({ tlsMinVersion: '', tlsCipherSuites: [] });
+    expect(
+      options(
+        etcd,
+        '--tls-min-version=VersionTLS13',
+        '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+      ),
+    ).toMatchObject({
+      tlsMinVersion: 'VersionTLS13',
+      tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'],
+    });
+  });
+
+  it('refuses unknown versions and suites, naming the flag', () => {
+    expect(() => options(etcd, '--tls-min-version=SSLv3')).toThrow(FlagError);
+    expect(() => options(etcd, '--tls-min-version=SSLv3')).toThrow('--tls-min-version');
+    expect(() => options(etcd, '--tls-cipher-suites=TLS_NOPE')).toThrow('--tls-cipher-suites');
+    expect(() => options(etcd, '--tls-cipher-suites=TLS_RSA_WITH_RC4_128_SHA')).toThrow(
+      '--tls-cipher-suites',
+    );
+  });
+
+  it('takes --tls-sni-cert-key pairs and refuses one it cannot read, naming the flag', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-apiserver-sni-'));
+    try {
+      const [cert, key] = [join(dir, 'a.crt'), join(dir, 'a.key')];
+      writeFileSync(cert, 'PEM');
+      writeFileSync(key, 'PEM');
+      expect(options(etcd, `--tls-sni-cert-key=${cert},${key}:api.example.com`).tlsSNICertKeys).toEqual([
+        { certFile: cert, keyFile: key, names: ['api.example.com'] },
+      ]);
+      expect(() => options(etcd, `--tls-sni-cert-key=${cert},${join(dir, 'missing.key')}`)).toThrow(
+        /--tls-sni-cert-key/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

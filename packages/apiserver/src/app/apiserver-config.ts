@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { FlagError, type ParsedFlags } from '@orch/component-base';
+import {
+  FlagError,
+  cipherSuiteErrors,
+  tlsMinVersionErrors,
+  type NamedCertKey,
+  type ParsedFlags,
+} from '@orch/component-base';
 import type { StorageConfig } from './storage-factory';
 
 /** orch-apiserver's configuration, built from its flags. */
@@ -10,6 +16,12 @@ export interface APIServerOptions {
   certDir: string;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** `--tls-min-version`, empty for the runtime's default. */
+  tlsMinVersion: string;
+  /** `--tls-cipher-suites` (Go names), empty for the default suites. */
+  tlsCipherSuites: string[];
+  /** `--tls-sni-cert-key`: certificates served by the name a client asks for. */
+  tlsSNICertKeys: NamedCertKey[];
   storage: StorageConfig;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
@@ -68,12 +80,29 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
       `invalid value "${flags.format('event-ttl')}" for flag --event-ttl: must not be negative`,
     );
   }
+  const tlsErrors = [
+    ...tlsMinVersionErrors(flags.string('tls-min-version')),
+    ...cipherSuiteErrors(flags.strings('tls-cipher-suites')),
+  ];
+  if (tlsErrors.length) throw new FlagError(tlsErrors.join('; '));
   const modes = flags.strings('authorization-mode');
   for (const m of modes) {
     if (!authorizationModes.has(m)) {
       throw new FlagError(
         `invalid value "${m}" for flag --authorization-mode: authorization modes must be one of AlwaysAllow, AlwaysDeny, RBAC`,
       );
+    }
+  }
+  const sniCertKeys = flags.get('tls-sni-cert-key', 'namedCertKey');
+  for (const { certFile, keyFile } of sniCertKeys) {
+    for (const file of [certFile, keyFile]) {
+      try {
+        readFileSync(file);
+      } catch (e) {
+        throw new FlagError(
+          `cannot read file "${file}" given by --tls-sni-cert-key: ${(e as Error).message}`,
+        );
+      }
     }
   }
   for (const name of [
@@ -102,6 +131,9 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     certDir: flags.string('cert-dir') || '/var/run/orch',
     tlsCertFile: flags.string('tls-cert-file'),
     tlsPrivateKeyFile: flags.string('tls-private-key-file'),
+    tlsMinVersion: flags.string('tls-min-version'),
+    tlsCipherSuites: flags.strings('tls-cipher-suites'),
+    tlsSNICertKeys: sniCertKeys,
     storage: {
       backend,
       etcdServers,

@@ -18,10 +18,16 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     options.enableAdmissionPlugins,
     options.disableAdmissionPlugins,
   );
-  const tls =
+  const pair =
     options.tlsCertFile && options.tlsPrivateKeyFile
       ? { cert: readFileSync(options.tlsCertFile), key: readFileSync(options.tlsPrivateKeyFile) }
       : ensureSelfSignedCertKey(options.certDir, 'apiserver', options.advertiseAddress ?? '127.0.0.1');
+  const tls = {
+    ...pair,
+    minVersion: options.tlsMinVersion,
+    cipherSuites: options.tlsCipherSuites,
+    sniCertKeys: options.tlsSNICertKeys,
+  };
   const storage = createStorage(options.storage);
   const server = new APIServer({
     storage,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ProtobufCodec } from '@orch/api';
 import type { Negotiated } from '../negotiation/negotiate';
+import { answerJSON } from '../registry/answer-json';
 import { warningHeader } from './warning-header';
 
 /**
@@ -10,6 +11,23 @@ import { warningHeader } from './warning-header';
 const jsonFrames = new WeakMap<object, Map<string, Buffer>>();
 const protobufFrames = new WeakMap<object, Map<string, Buffer>>();
 
+/**
+ * `JSON.stringify({ type, object })` and a newline; spliced around the object's known JSON answer
+ * (a store's own write, see answerJSON) instead of serializing the object again.
+ */
+function jsonFrame(type: string, object: unknown): Buffer {
+  const answer = typeof object === 'object' && object !== null ? answerJSON(object) : undefined;
+  if (!answer) return Buffer.from(JSON.stringify({ type, object }) + '\n');
+  // the answer is the object's JSON and a newline
+  return Buffer.concat([
+    Buffer.from(`{"type":${JSON.stringify(type)},"object":`),
+    answer.subarray(0, -1),
+    frameEnd,
+  ]);
+}
+
+const frameEnd = Buffer.from('}\n');
+
 function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unknown): Buffer {
   const shared = typeof object === 'object' && object !== null;
   const cache = protobuf ? protobufFrames : jsonFrames;
@@ -18,7 +36,7 @@ function frameOf(protobuf: ProtobufCodec | undefined, type: string, object: unkn
   if (hit) return hit;
   const frame = protobuf
     ? Buffer.from(protobuf.encodeWatchEvent(type, object as { apiVersion?: string; kind?: string }))
-    : Buffer.from(JSON.stringify({ type, object }) + '\n');
+    : jsonFrame(type, object);
   if (shared) {
     if (!byType) cache.set(object, (byType = new Map()));
     byType.set(type, frame);

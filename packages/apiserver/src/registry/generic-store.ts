@@ -81,6 +81,16 @@ interface Encoded {
   metadata: string;
 }
 
+/** One stored version of a key: what reading an object back needs of a KV or a storage event. */
+type StoredVersion = Pick<KV, 'key' | 'value' | 'modRevision'>;
+
+/** A write of a GenericStore waiting for storage: the object, its stored form and the answer's apiVersion. */
+interface InFlightWrite {
+  obj: ApiObject;
+  encoded: Encoded;
+  apiVersion: string;
+}
+
 /** How many of its latest writes a store keeps decoded (see GenericStore.recentWrites). */
 const recentWritesKept = 1024;
 
@@ -156,11 +166,11 @@ export class GenericStore {
   private readonly listedObjects = new WeakMap<KV, Map<string, ApiObject>>();
 
   /**
-   * The object a list (or a watch's initial state) serves for a stored KV. Decoded once per KV and
-   * apiVersion and shared by every answer that reads the same KV (the watch cache hands out the
-   * same KV for the same revision), so callers must not change it.
+   * The object a list (or a watch's initial state, or an admission plugin's lookup) serves for a
+   * stored KV. Decoded once per KV and apiVersion and shared by every reader of the same KV (the
+   * watch cache hands out the same KV for the same revision), so callers must not change it.
    */
-  private listed(kv: KV, apiVersion: string): ApiObject {
+  listed(kv: KV, apiVersion: string): ApiObject {
     let byVersion = this.listedObjects.get(kv);
     if (!byVersion) this.listedObjects.set(kv, (byVersion = new Map()));
     let obj = byVersion.get(apiVersion);
@@ -168,12 +178,53 @@ export class GenericStore {
     return obj;
   }
 
-  /** {@link decode}, or the object this store just wrote when `kv` is that write. */
-  private readBack(kv: { key: string; value: Buffer; modRevision: number }, apiVersion: string): ApiObject {
+  /** {@link decode}, or the object this store just wrote (or is writing) when `kv` is that write. */
+  private readBack(kv: StoredVersion, apiVersion: string): ApiObject {
     const w = this.recentWrites.get(kv.key);
-    return w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion
-      ? w.object
-      : this.decode(kv, apiVersion);
+    if (w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion) return w.object;
+    // The write's event usually reaches the watch cache's watchers before the writer resumes. A
+    // copy of the object's top level is read back, so the writer's own object is never changed here
+    // (a different revision with the same bytes cannot then alter what an earlier one gave out).
+    const p = this.inFlight.get(kv.key);
+    if (p && p.apiVersion === apiVersion && p.encoded.bytes.equals(kv.value)) {
+      const copy = { ...p.obj, metadata: { ...p.obj.metadata } };
+      return this.ownWrite(kv, { ...p, obj: copy });
+    }
+    return this.decode(kv, apiVersion);
+  }
+
+  /**
+   * Writes of this store waiting for storage, by key: the object and its stored form, so that the
+   * write's event is read back without parsing its bytes (see {@link readBack}).
+   */
+  private readonly inFlight = new Map<string, InFlightWrite>();
+
+  /** `write` (the storage call that stores `encoded`), then the object as {@link decode} reads it back. */
+  private async writeAndReadBack(
+    key: string,
+    obj: ApiObject,
+    encoded: Encoded,
+    apiVersion: string,
+    write: () => Promise<KV>,
+  ): Promise<ApiObject> {
+    const entry: InFlightWrite = { obj, encoded, apiVersion };
+    this.inFlight.set(key, entry);
+    let kv: KV;
+    try {
+      kv = await write();
+    } finally {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    }
+    return this.ownWrite(kv, entry);
+  }
+
+  /** The object of this store's write `kv` ({@link stored}), remembered, or as its event read it back. */
+  private ownWrite(kv: StoredVersion, { obj, encoded, apiVersion }: InFlightWrite): ApiObject {
+    const w = this.recentWrites.get(kv.key);
+    if (w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion) return w.object;
+    const object = this.stored(obj, encoded, kv, apiVersion);
+    this.rememberWrite(kv.key, object, kv.modRevision, apiVersion);
+    return object;
   }
 
   /**
@@ -200,7 +251,7 @@ export class GenericStore {
    * `obj` itself with what encoding sets differently, without parsing the bytes again; its JSON
    * answer is then put together from the encoding's parts as well.
    */
-  private stored(obj: ApiObject, encoded: Encoded, kv: KV, apiVersion: string): ApiObject {
+  private stored(obj: ApiObject, encoded: Encoded, kv: StoredVersion, apiVersion: string): ApiObject {
     if (!encoded.bytes.equals(kv.value)) return this.decode(kv, apiVersion);
     const kindUnchanged = obj.kind === this.declaration.kind;
     obj.apiVersion = apiVersion;
@@ -377,8 +428,9 @@ export class GenericStore {
     }
     try {
       const encoded = this.encode(obj);
-      const kv = await this.storage.create(key, encoded.bytes, this.writeOptions);
-      return this.stored(obj, encoded, kv, scope.apiVersion);
+      return await this.writeAndReadBack(key, obj, encoded, scope.apiVersion, () =>
+        this.storage.create(key, encoded.bytes, this.writeOptions),
+      );
     } catch (e) {
       if (e instanceof StorageError && e.code === 'KeyExists')
         throw statusErrors.alreadyExists(this.qualified, m.name!);
@@ -776,16 +828,15 @@ export class GenericStore {
     }
     if (scope.dryRun) return { object: obj, created: false };
     const encoded = this.encode(obj);
-    let written: KV;
     try {
-      written = await this.storage.update(key, encoded.bytes, kv!.modRevision, this.writeOptions);
+      const object = await this.writeAndReadBack(key, obj, encoded, scope.apiVersion, () =>
+        this.storage.update(key, encoded.bytes, kv!.modRevision, this.writeOptions),
+      );
+      return { object, created: false };
     } catch (e) {
       if (retryable(e)) return 'retry';
       throw new WriteFailed(this.writeFailure(e, name));
     }
-    const object = this.stored(obj, encoded, written, scope.apiVersion);
-    this.rememberWrite(key, object, written.modRevision, scope.apiVersion);
-    return { object, created: false };
   }
 
   private writeFailure(e: unknown, name: string): StatusError {

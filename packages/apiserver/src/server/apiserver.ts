@@ -29,7 +29,13 @@ import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator'
 import { ServiceStorage } from '../registry/strategies/service-storage';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
-import type { VersionInfo } from '@orch/component-base';
+import {
+  sniCallback,
+  tlsMinVersion,
+  tlsServerTuning,
+  type NamedCertKey,
+  type VersionInfo,
+} from '@orch/component-base';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
 import { APIServerMetrics } from './apiserver-metrics';
@@ -48,7 +54,17 @@ export interface APIServerConfig {
   declarations?: readonly KindDeclaration<any>[];
   bindAddress: string;
   securePort: number;
-  tls: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * The serving certificate and key; `--tls-min-version` and `--tls-cipher-suites` (Go names) when
+   * given, else the runtime's lowest version and the default suites; `--tls-sni-cert-key` pairs.
+   */
+  tls: {
+    cert: string | Buffer;
+    key: string | Buffer;
+    minVersion?: string;
+    cipherSuites?: readonly string[];
+    sniCertKeys?: readonly NamedCertKey[];
+  };
   /** CA bundle that client certificates are verified against (`--client-ca-file`); asks clients for certificates when set. */
   clientCA?: string | Buffer;
   /** Admission plugins by name (`--enable-admission-plugins`); Kubernetes' default set when omitted. */
@@ -159,7 +175,7 @@ export class APIServer {
         const key = objectKey(group, resource, m.namespaced ? namespace : '', name);
         const kv =
           (await this.cachers.get(`${group}/${resource}`)?.cached(key)) ?? (await this.storage.get(key));
-        return kv ? store.decode(kv, apiVersionOf(group, m.gvk.version)) : undefined;
+        return kv ? store.listed(kv, apiVersionOf(group, m.gvk.version)) : undefined;
       },
       list: async (group, resource, namespace) => {
         const m = mappingOf(group, resource);
@@ -169,7 +185,7 @@ export class APIServer {
           collectionPrefix(group, resource, m.namespaced ? namespace : ''),
           { fromCache: true },
         );
-        return page.items.map((kv) => store.decode(kv, apiVersionOf(group, m.gvk.version)));
+        return page.items.map((kv) => store.listed(kv, apiVersionOf(group, m.gvk.version)));
       },
     };
     const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
@@ -243,10 +259,18 @@ export class APIServer {
   /** Listens. Call after bootstrap() and after authentication is configured. */
   async start(): Promise<void> {
     await this.prepareStorage();
+    const minVersion = tlsMinVersion(this.config.tls.minVersion ?? '');
+    const tuning = {
+      ...tlsServerTuning(this.config.tls.cipherSuites ?? []),
+      ...(minVersion ? { minVersion } : {}),
+    };
+    const SNICallback = sniCallback(this.config.tls.sniCertKeys ?? [], tuning);
     this.server = https.createServer(
       {
         cert: this.config.tls.cert,
         key: this.config.tls.key,
+        ...tuning,
+        ...(SNICallback ? { SNICallback } : {}),
         ...(this.config.clientCA
           ? { ca: this.config.clientCA, requestCert: true, rejectUnauthorized: false }
           : {}),

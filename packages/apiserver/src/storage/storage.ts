@@ -74,6 +74,14 @@ export interface WriteOptions {
   ttlSeconds?: number;
 }
 
+/**
+ * A write's value as the Buffer a backend keeps and hands out in its results and events: the caller's
+ * bytes themselves, not a copy (see Storage.create).
+ */
+export function storedValue(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
 /** The time to live a write asks for, in seconds; undefined for none (absent, 0 or less). */
 export function timeToLive(options: WriteOptions | undefined): number | undefined {
   const ttl = options?.ttlSeconds;
@@ -112,7 +120,10 @@ export interface WatchHandle {
 export interface Storage {
   get(key: string): Promise<KV | undefined>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
-  /** Creates the key; `KeyExists` error if it is present. */
+  /**
+   * Creates the key; `KeyExists` error if it is present. A write's `value` is kept as given, not
+   * copied (for create and update): callers must not change it afterwards.
+   */
   create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV>;
   /**
    * Replaces the value of an existing key. `NotFound` if the key is absent; `Conflict` (carrying

@@ -159,9 +159,16 @@ describe('TLS versions and cipher suites', () => {
     expect(tlsMinVersion('')).toBeUndefined();
     expect(() => tlsMinVersion('SSLv3')).toThrow(FlagError);
     expect(opensslCipherList(['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_RSA_WITH_AES_256_CBC_SHA'])).toBe(
-      'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:ECDHE-RSA-AES128-GCM-SHA256:AES256-SHA',
+      'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384:ECDHE-RSA-AES128-GCM-SHA256:AES256-SHA',
     );
-    expect(opensslCipherList([])).toBeUndefined();
+    // no list: the TLS 1.3 suites in Go's order, then the runtime's TLS 1.2 defaults
+    const defaults = opensslCipherList([]).split(':');
+    expect(defaults.slice(0, 3)).toEqual([
+      'TLS_AES_128_GCM_SHA256',
+      'TLS_CHACHA20_POLY1305_SHA256',
+      'TLS_AES_256_GCM_SHA384',
+    ]);
+    expect(defaults).toContain('ECDHE-RSA-AES128-GCM-SHA256');
     expect(() => opensslCipherList(['TLS_RSA_WITH_3DES_EDE_CBC_SHA'])).toThrow(
       /^--tls-cipher-suites: cipher suite TLS_RSA_WITH_3DES_EDE_CBC_SHA is insecure/,
     );
@@ -176,6 +183,16 @@ describe('TLS versions and cipher suites', () => {
     expect(old.ok).toBe(false);
     const modern = await tlsHandshake(port, {});
     expect(modern.ok && modern.protocol).toBe('TLSv1.3');
+  });
+
+  it('chooses by its own order, as Go servers do, unless the client asks for ChaCha20 first', async () => {
+    const { port } = await start({});
+    // node's clients list TLS_AES_256_GCM_SHA384 first
+    expect(await tlsHandshake(port, {})).toMatchObject({ ok: true, cipher: 'TLS_AES_128_GCM_SHA256' });
+    const chacha = await tlsHandshake(port, {
+      ciphers: 'TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256',
+    });
+    expect(chacha).toMatchObject({ ok: true, cipher: 'TLS_CHACHA20_POLY1305_SHA256' });
   });
 
   it('offers only the configured cipher suites to TLS 1.2 clients', async () => {

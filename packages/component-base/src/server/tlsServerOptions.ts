@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ServerOptions } from 'node:https';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
+import type { NamedCertKey } from '../options/flagTypes';
 import { ensureSelfSignedCertKey, generateSelfSignedCertKey, type CertKeyPair } from './selfSignedCert';
 import type { SecureServingOptions } from './secureServingOptions';
 import { SniSelector } from './sniSelector';
-import { opensslCipherList, tlsMinVersion } from './tlsSettings';
+import { tlsMinVersion, tlsServerTuning } from './tlsSettings';
 
 function readPair(certFile: string, keyFile: string): CertKeyPair {
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
@@ -23,24 +24,35 @@ export function servingCertKey(options: SecureServingOptions): CertKeyPair {
   return generateSelfSignedCertKey(host);
 }
 
-/** Node https options for the secure serving options: certificate, SNI, minimum version, ciphers, client CA. */
-export function tlsServerOptions(options: SecureServingOptions): ServerOptions {
-  const minVersion = tlsMinVersion(options.minVersion);
-  const ciphers = opensslCipherList(options.cipherSuites);
-  const tuning = { ...(minVersion ? { minVersion } : {}), ...(ciphers ? { ciphers } : {}) };
-  const pair = servingCertKey(options);
-  const sni = options.sniCertKeys.map((n) => ({ ...readPair(n.certFile, n.keyFile), names: n.names }));
+/**
+ * Node's SNICallback for --tls-sni-cert-key pairs (undefined for none): the pair chosen for the server
+ * name a client asks for (see SniSelector), else the default certificate. `tuning` is the serving
+ * TLS settings (version, suites) each pair's context gets too.
+ */
+export function sniCallback(
+  sniCertKeys: readonly NamedCertKey[],
+  tuning: SecureContextOptions,
+): ServerOptions['SNICallback'] {
+  if (sniCertKeys.length === 0) return undefined;
+  const sni = sniCertKeys.map((n) => ({ ...readPair(n.certFile, n.keyFile), names: n.names }));
   const selector = new SniSelector(sni);
   const contexts: SecureContext[] = sni.map((c) =>
     createSecureContext({ cert: c.cert, key: c.key, ...tuning }),
   );
+  return (serverName, done) => {
+    const index = selector.select(serverName);
+    done(null, index === undefined ? undefined : contexts[index]);
+  };
+}
+
+/** Node https options for the secure serving options: certificate, SNI, minimum version, ciphers, client CA. */
+export function tlsServerOptions(options: SecureServingOptions): ServerOptions {
+  const minVersion = tlsMinVersion(options.minVersion);
+  const tuning = { ...(minVersion ? { minVersion } : {}), ...tlsServerTuning(options.cipherSuites) };
+  const pair = servingCertKey(options);
   const result: ServerOptions = { cert: pair.cert, key: pair.key, ...tuning };
-  if (sni.length > 0) {
-    result.SNICallback = (serverName, done) => {
-      const index = selector.select(serverName);
-      done(null, index === undefined ? undefined : contexts[index]);
-    };
-  }
+  const SNICallback = sniCallback(options.sniCertKeys, tuning);
+  if (SNICallback) result.SNICallback = SNICallback;
   if (options.clientCAFile !== '') {
     result.ca = readFileSync(options.clientCAFile, 'utf8');
     result.requestCert = true;

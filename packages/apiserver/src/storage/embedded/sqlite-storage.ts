@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { prefixEnd, rangeStart } from '../key-range';
 import { PeriodicCompactor } from '../periodic-compactor';
 import {
+  storedValue,
   timeToLive,
   type KV,
   type ListOptions,
@@ -258,7 +259,7 @@ export class SqliteStorage implements Storage {
 
   create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = Buffer.from(key);
-    const v = Buffer.from(value);
+    const v = storedValue(value);
     const expire = this.expiring(options);
     return this.write((rev) => {
       try {
@@ -277,7 +278,7 @@ export class SqliteStorage implements Storage {
 
   update(key: string, value: Uint8Array, expectedModRevision?: number, options?: WriteOptions): Promise<KV> {
     const k = Buffer.from(key);
-    const v = Buffer.from(value);
+    const v = storedValue(value);
     const expire = this.expiring(options);
     return this.write((rev) => {
       const prev = this.checked(k, key, expectedModRevision);

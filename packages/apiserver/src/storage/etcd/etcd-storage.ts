@@ -3,6 +3,7 @@ import { Etcd3, isRecoverableError, type IOptions, type IWatchResponse, type Wat
 import { prefixEnd, rangeStart } from '../key-range';
 import { EtcdCompactor } from '../etcd-compactor';
 import {
+  storedValue,
   timeToLive,
   type KV,
   type ListOptions,
@@ -165,7 +166,7 @@ export class EtcdStorage implements Storage {
 
   async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
     const k = this.keys.toEtcd(key);
-    const v = Buffer.from(value);
+    const v = storedValue(value);
     const ttl = timeToLive(options);
     const lease = ttl === undefined ? undefined : await this.leaseFor(ttl);
     const res = await this.txn(
@@ -191,7 +192,7 @@ export class EtcdStorage implements Storage {
     options?: WriteOptions,
   ): Promise<KV> {
     const k = this.keys.toEtcd(key);
-    const v = Buffer.from(value);
+    const v = storedValue(value);
     const ttl = timeToLive(options);
     const lease = ttl === undefined ? undefined : await this.leaseFor(ttl);
     const res = await this.txn(
