@@ -1,7 +1,9 @@
+import https from 'node:https';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 import { httpsRequest } from '../testing/https-request';
 import { parseListOptions } from './list-options';
 import type { GenericStore, RequestScope } from './generic-store';
+import { objectKey } from './keys';
 import { jsonEqual } from './object';
 
 /** Freezes a JSON value and everything in it: a later write to it throws (modules run strict). */
@@ -170,6 +172,94 @@ describe('GenericStore: updates over the decoded objects lists and watches share
     expect(patched.json).toEqual((await req(`${services}/svc`)).json);
   });
 });
+
+describe('GenericStore: watch events of its own writes', () => {
+  let s: TestAPIServer;
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+  });
+  afterAll(() => s.close());
+
+  /** The raw event lines of a watch of `path`, as they arrive. */
+  function watchLines(path: string): { lines: string[]; stop: () => void; opened: Promise<void> } {
+    const lines: string[] = [];
+    let partial = '';
+    let stop = () => undefined as void;
+    const opened = new Promise<void>((resolve, reject) => {
+      const req = https.get(`${s.url}${path}`, { ca: s.ca }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const parts = (partial + chunk).split('\n');
+          partial = parts.pop()!;
+          lines.push(...parts.filter((l) => l.startsWith('{')));
+        });
+        resolve();
+      });
+      req.on('error', reject);
+      stop = () => req.destroy();
+    });
+    return { lines, stop, opened };
+  }
+
+  it('carry exactly the JSON a decode of the stored bytes gives, for writes storage keeps or rewrites', async () => {
+    const services = '/api/v1/namespaces/default/services';
+    const w = watchLines(`${services}?watch=1`);
+    await w.opened;
+    const req = (url: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
+      httpsRequest(s.url + url, { ca: s.ca, ...options });
+    const created = await req(services, {
+      method: 'POST',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'watched', labels: { a: '1' } },
+        spec: { ports: [{ port: 80 }] },
+      },
+    });
+    expect(created.status).toBe(201);
+    const labelled = await req(`${services}/watched`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { a: '2' } } }),
+    });
+    // storage allocates the node port, after the object was encoded: its bytes are not the encoding
+    const rewritten = await req(`${services}/watched`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({ spec: { type: 'NodePort' } }),
+    });
+    expect(rewritten.json.spec.ports[0].nodePort).toBeGreaterThan(0);
+    const answers = [created.json, labelled.json, rewritten.json];
+    const store = s.server.storeFor(s.server.mapper.forResource('', 'v1', 'services')!);
+    const ownLines = () => w.lines.filter((l) => l.includes('"name":"watched"'));
+    for (let i = 0; i < 200 && ownLines().length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    w.stop();
+    const events = ownLines();
+    expect(events).toHaveLength(3);
+    const key = objectKey('', 'services', 'default', 'watched');
+    events.forEach((line, i) => {
+      const answer = answers[i];
+      // the event is the write's answer, byte for byte as JSON.stringify writes the decoded object
+      const expected = store.decode(
+        {
+          value: Buffer.from(JSON.stringify(storedForm(answer))),
+          modRevision: Number(answer.metadata.resourceVersion),
+        },
+        'v1',
+      );
+      expect(line).toBe(JSON.stringify({ type: i === 0 ? 'ADDED' : 'MODIFIED', object: expected }));
+    });
+    // the last event is what storage holds now
+    const current = await s.server.storage.get(key);
+    expect(JSON.parse(events[2]!).object).toEqual(store.decode(current!, 'v1'));
+  });
+});
+
+/** An answer as storage keeps it: without its resourceVersion (the revision is the key's). */
+function storedForm(answer: { metadata: Record<string, unknown> }): unknown {
+  const { resourceVersion: _rv, ...metadata } = answer.metadata;
+  return { ...answer, metadata };
+}
 
 describe('GenericStore: objects stored without a field that has a default', () => {
   let s: TestAPIServer;
