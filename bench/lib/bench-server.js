@@ -4,14 +4,15 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { startAPIServerProcess } = require('../../packages/apiserver/dist');
 const { ApiClient } = require('./api-client');
+const { RawHttpsClient } = require('./raw-https');
 
 /** The static bearer token (system:masters) the bench servers accept, for wrk. */
 const token = 'bench-token';
 
 /**
  * orch-apiserver as its own process for a benchmark: a scratch directory (server data, wrk scripts),
- * the bench token in `--token-auth-file`, a keep-alive JS client with the admin certificate, and the
- * `bench` namespace with its default service account. `close()` stops everything and removes the
+ * the bench token in `--token-auth-file`, keep-alive clients with the admin certificate (`client`, an
+ * ApiClient; `raw`, a RawHttpsClient for request load) and the `bench` namespace with its default service account. `close()` stops everything and removes the
  * directory.
  */
 async function startBenchServer(options, concurrency) {
@@ -23,13 +24,12 @@ async function startBenchServer(options, concurrency) {
     dataDir: join(dir, 'server'),
     args: [`--token-auth-file=${tokens}`],
   });
-  const client = new ApiClient(
-    api.url,
-    { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key },
-    concurrency,
-  );
+  const credentials = { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key };
+  const client = new ApiClient(api.url, credentials, concurrency);
+  const raw = new RawHttpsClient(api.url, credentials, concurrency);
   const close = async () => {
     client.close();
+    raw.close();
     await api.destroy();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -40,7 +40,7 @@ async function startBenchServer(options, concurrency) {
     await close();
     throw e;
   }
-  return { api, client, dir, pid: api.process.child.pid, close };
+  return { api, client, raw, dir, pid: api.process.child.pid, close };
 }
 
 module.exports = { startBenchServer, token };
