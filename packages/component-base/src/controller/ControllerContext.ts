@@ -20,6 +20,11 @@ export interface ControllerContext {
   workers: number;
   /** Resync period of the controller's main informer handler (its sync-period flag), 0 for none. */
   syncPeriodMs?: number;
+  /**
+   * How long the controller delays the work that changes of other objects cause, to join it with
+   * the changes that follow (its batch-period flag, e.g. --endpoint-updates-batch-period), 0 for none.
+   */
+  batchPeriodMs?: number;
   /** The clock; Date.now unless a test drives it. */
   now: () => number;
 }
@@ -37,6 +42,8 @@ export interface ControllerDescriptor {
   defaultWorkers?: number;
   /** The duration flag giving the resync period of the controller's objects. */
   syncPeriodFlag?: string;
+  /** The duration flag giving the controller's batching delay (see ControllerContext.batchPeriodMs). */
+  batchPeriodFlag?: string;
   /** Registers informers and handlers and starts the workers once the caches have synced. */
   start(ctx: ControllerContext): RunningController;
 }

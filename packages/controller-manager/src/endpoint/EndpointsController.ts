@@ -11,6 +11,7 @@ import {
 import {
   clientFor,
   isNotFound,
+  metaNamespaceKeyFunc,
   splitMetaNamespaceKey,
   type KubeObject,
   type Lister,
@@ -80,11 +81,16 @@ export class EndpointsController extends QueueController {
     this.run([serviceInformer, podInformer, endpointsInformer] as SharedIndexInformer<KubeObject>[]);
   }
 
-  /** Queues the services of the pod's namespace whose selector picks it. */
+  /**
+   * Queues the services of the pod's namespace whose selector picks it, after
+   * --endpoint-updates-batch-period (joining the changes of many pods into one update of each
+   * service's Endpoints); service changes are queued at once.
+   */
   private enqueueServicesOf(pod: Pod): void {
     const namespace = pod.metadata?.namespace ?? '';
     for (const svc of this.serviceLister.namespace(namespace).list()) {
-      if (podSelector(svc)?.matches(pod.metadata?.labels)) this.enqueue(svc);
+      if (podSelector(svc)?.matches(pod.metadata?.labels))
+        this.enqueueAfter(metaNamespaceKeyFunc(svc), this.ctx.batchPeriodMs ?? 0);
     }
   }
 

@@ -45,13 +45,31 @@ describe('starting controllers', () => {
     const memory = new MemoryListerWatchers();
     memory.put(RESOURCES.pods, { metadata: { name: 'p', namespace: 'ns' } });
     const informers = new SharedInformerFactory(undefined, { listerWatcherFor: memory.listerWatcherFor });
-    const seen: { name: string; workers: number; syncPeriodMs?: number; synced: boolean }[] = [];
-    const fake = (name: string, flag?: string, syncPeriodFlag?: string): ControllerDescriptor => ({
+    const seen: {
+      name: string;
+      workers: number;
+      syncPeriodMs?: number;
+      batchPeriodMs?: number;
+      synced: boolean;
+    }[] = [];
+    const fake = (
+      name: string,
+      flag?: string,
+      syncPeriodFlag?: string,
+      batchPeriodFlag?: string,
+    ): ControllerDescriptor => ({
       concurrencyFlag: flag,
       syncPeriodFlag,
+      batchPeriodFlag,
       start(ctx: ControllerContext) {
         const informer = ctx.informers.informerFor<KubeObject>(RESOURCES.pods);
-        const entry = { name, workers: ctx.workers, syncPeriodMs: ctx.syncPeriodMs, synced: false };
+        const entry = {
+          name,
+          workers: ctx.workers,
+          syncPeriodMs: ctx.syncPeriodMs,
+          batchPeriodMs: ctx.batchPeriodMs,
+          synced: false,
+        };
         seen.push(entry);
         const timer = setInterval(() => {
           if (informer.hasSynced()) entry.synced = true;
@@ -66,20 +84,30 @@ describe('starting controllers', () => {
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
       workers: (flag) => (flag === 'concurrent-deployment-syncs' ? 7 : undefined),
-      duration: (flag) => (flag === 'deployment-controller-sync-period' ? 30_000 : undefined),
+      duration: (flag) =>
+        flag === 'deployment-controller-sync-period'
+          ? 30_000
+          : flag === 'endpoint-updates-batch-period'
+            ? 500
+            : undefined,
       logger: { info: (m) => notices.push(m), warning: () => {}, error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
-        replicaset: fake('replicaset', 'concurrent-replicaset-syncs'),
+        replicaset: fake(
+          'replicaset',
+          'concurrent-replicaset-syncs',
+          undefined,
+          'endpoint-updates-batch-period',
+        ),
       },
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
     expect(notices).toContain(
       '"statefulset" is enabled but not built into this controller manager yet; skipping',
     );
-    expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs])).toEqual([
-      ['deployment', 7, 30_000],
-      ['replicaset', 1, 0],
+    expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([
+      ['deployment', 7, 30_000, 0],
+      ['replicaset', 1, 0, 500],
     ]);
     const deadline = Date.now() + 5000;
     while (!seen.every((s) => s.synced) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

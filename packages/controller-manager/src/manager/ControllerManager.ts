@@ -81,6 +81,7 @@ export class ControllerManager {
         logger: this.opts.logger,
         workers,
         syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
+        batchPeriodMs: (descriptor.batchPeriodFlag && this.opts.duration?.(descriptor.batchPeriodFlag)) || 0,
         now: this.opts.now ?? Date.now,
       });
     });

@@ -21,6 +21,7 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   },
   endpoint: {
     concurrencyFlag: 'concurrent-endpoint-syncs',
+    batchPeriodFlag: 'endpoint-updates-batch-period',
     start: (ctx) => new EndpointsController(ctx),
   },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
