@@ -42,7 +42,8 @@ async function readyPod(name: string, ip: string): Promise<void> {
   );
 }
 
-const ips = (ep: Endpoints) => (ep.subsets ?? []).flatMap((s) => (s.addresses ?? []).map((a) => a.ip ?? '')).sort();
+const ips = (ep: Endpoints) =>
+  (ep.subsets ?? []).flatMap((s) => (s.addresses ?? []).map((a) => a.ip ?? '')).sort();
 
 test('--endpoint-updates-batch-period joins the changes of several pods into one Endpoints update', async () => {
   const endpoints = clientFor(cluster.rest, EndpointsKind);
