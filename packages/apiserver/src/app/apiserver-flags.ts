@@ -7,6 +7,7 @@ import {
   secureServingFlags,
   type FlagSetSpec,
 } from '@orch/component-base';
+import { defaultTimeToLive } from '../server/time-to-live';
 
 /** The apiserver's secure port, as Kubernetes'. */
 export const defaultSecurePort = 6443;
@@ -215,7 +216,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
         flag({
           name: 'event-ttl',
           type: 'duration',
-          default: 3_600_000,
+          default: defaultTimeToLive['event-ttl'] * 1000,
           help: 'Amount of time to retain events (after their last update); 0 keeps them until deleted.',
         }),
       ],

@@ -36,6 +36,7 @@ import {
   type NamedCertKey,
   type VersionInfo,
 } from '@orch/component-base';
+import { defaultTimeToLive } from './time-to-live';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
 import { APIServerMetrics } from './apiserver-metrics';
@@ -97,9 +98,6 @@ export interface APIServerConfig {
    */
   timeToLive?: { 'event-ttl'?: number };
 }
-
-/** The time to live of each setting when the config does not give it, in seconds. */
-const defaultTimeToLive: Record<NonNullable<KindDeclaration['timeToLive']>, number> = { 'event-ttl': 3600 };
 
 /** Resolves once `work` is done or found the object already there (409). */
 async function ignoreExisting(work: Promise<unknown>): Promise<void> {
