@@ -141,6 +141,8 @@ export {
 export * from './certs';
 
 // Delegated authentication and authorization (TokenReview / SubjectAccessReview).
+export { requestHeaderAuthenticator, type RequestHeaderConfig } from './auth/requestHeaderAuthenticator';
+export { parseCABundle } from './auth/clientCertificates';
 export {
   delegatedAuthFromFlags,
   DeferredDelegatedAuth,

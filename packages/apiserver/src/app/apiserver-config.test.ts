@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FlagError, parseFlags } from '@orch/component-base';
+import { FlagError, createCA, parseFlags } from '@orch/component-base';
 import { apiserverOptions } from './apiserver-config';
 import { apiserverFlagSets } from './apiserver-flags';
 
@@ -128,6 +128,57 @@ describe('apiserverOptions: TLS serving', () => {
       ]);
       expect(() => options(etcd, `--tls-sni-cert-key=${cert},${join(dir, 'missing.key')}`)).toThrow(
         /--tls-sni-cert-key/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('apiserverOptions: --requestheader-*', () => {
+  it('takes the front-proxy CA file and the header lists; none when not given', () => {
+    expect(options(etcd).requestHeader).toEqual({
+      clientCAFile: '',
+      allowedNames: [],
+      usernameHeaders: [],
+      groupHeaders: [],
+      extraHeaderPrefixes: [],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'orch-apiserver-requestheader-'));
+    try {
+      const ca = join(dir, 'front-proxy-ca.crt');
+      writeFileSync(ca, createCA('front-proxy-ca').cert);
+      expect(
+        options(
+          etcd,
+          `--requestheader-client-ca-file=${ca}`,
+          '--requestheader-allowed-names=front-proxy-client,aggregator',
+          '--requestheader-username-headers=X-Remote-User',
+          '--requestheader-group-headers=X-Remote-Group',
+          '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+        ).requestHeader,
+      ).toEqual({
+        clientCAFile: ca,
+        allowedNames: ['front-proxy-client', 'aggregator'],
+        usernameHeaders: ['X-Remote-User'],
+        groupHeaders: ['X-Remote-Group'],
+        extraHeaderPrefixes: ['X-Remote-Extra-'],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a CA file it cannot read or that holds no certificate, naming the flag', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-apiserver-requestheader-'));
+    try {
+      const junk = join(dir, 'junk.crt');
+      writeFileSync(junk, 'not a certificate');
+      expect(() => options(etcd, `--requestheader-client-ca-file=${junk}`)).toThrow(
+        /--requestheader-client-ca-file/,
+      );
+      expect(() => options(etcd, `--requestheader-client-ca-file=${join(dir, 'missing.crt')}`)).toThrow(
+        /--requestheader-client-ca-file/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

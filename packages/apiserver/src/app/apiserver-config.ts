@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   FlagError,
   cipherSuiteErrors,
+  parseCABundle,
   tlsMinVersionErrors,
   type NamedCertKey,
   type ParsedFlags,
@@ -22,6 +23,14 @@ export interface APIServerOptions {
   tlsCipherSuites: string[];
   /** `--tls-sni-cert-key`: certificates served by the name a client asks for. */
   tlsSNICertKeys: NamedCertKey[];
+  /** The `--requestheader-*` flags (the CA file's path; empty lists when not given). */
+  requestHeader: {
+    clientCAFile: string;
+    allowedNames: string[];
+    usernameHeaders: string[];
+    groupHeaders: string[];
+    extraHeaderPrefixes: string[];
+  };
   storage: StorageConfig;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
@@ -107,6 +116,7 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   }
   for (const name of [
     'client-ca-file',
+    'requestheader-client-ca-file',
     'token-auth-file',
     'service-account-signing-key-file',
     'tls-cert-file',
@@ -124,6 +134,16 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
       }
     }
   }
+  const requestHeaderCA = flags.string('requestheader-client-ca-file');
+  if (requestHeaderCA) {
+    try {
+      parseCABundle(readFileSync(requestHeaderCA, 'utf8'));
+    } catch (e) {
+      throw new FlagError(
+        `invalid file "${requestHeaderCA}" given by --requestheader-client-ca-file: ${(e as Error).message}`,
+      );
+    }
+  }
   return {
     bindAddress: flags.string('bind-address') || '0.0.0.0',
     securePort: flags.number('secure-port'),
@@ -134,6 +154,13 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     tlsMinVersion: flags.string('tls-min-version'),
     tlsCipherSuites: flags.strings('tls-cipher-suites'),
     tlsSNICertKeys: sniCertKeys,
+    requestHeader: {
+      clientCAFile: flags.string('requestheader-client-ca-file'),
+      allowedNames: flags.strings('requestheader-allowed-names'),
+      usernameHeaders: flags.strings('requestheader-username-headers'),
+      groupHeaders: flags.strings('requestheader-group-headers'),
+      extraHeaderPrefixes: flags.strings('requestheader-extra-headers-prefix'),
+    },
     storage: {
       backend,
       etcdServers,

@@ -57,6 +57,17 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     serviceAccountIssuers: options.serviceAccountIssuer ? [options.serviceAccountIssuer] : [],
     serviceAccountLookup: options.serviceAccountLookup,
     anonymousAuth: options.anonymousAuth,
+    ...(options.requestHeader.clientCAFile
+      ? {
+          requestHeader: {
+            requestHeaderCA: readFileSync(options.requestHeader.clientCAFile, 'utf8'),
+            requestHeaderAllowedNames: options.requestHeader.allowedNames,
+            requestHeaderUsernameHeaders: options.requestHeader.usernameHeaders,
+            requestHeaderGroupHeaders: options.requestHeader.groupHeaders,
+            requestHeaderExtraHeaderPrefixes: options.requestHeader.extraHeaderPrefixes,
+          },
+        }
+      : {}),
     authorizationMode: options.authorizationModes,
     serviceAccountSigningKey: options.serviceAccountSigningKeyFile
       ? readFileSync(options.serviceAccountSigningKeyFile, 'utf8')

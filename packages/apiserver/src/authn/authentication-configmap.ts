@@ -1,4 +1,5 @@
 import type { RESTMapper, RESTMapping } from '@orch/api';
+import { parseCABundle, type RequestHeaderConfig } from '@orch/component-base';
 import { ensureBinding, ensureRole } from '../authz/bootstrap-policy';
 import { autoupdateAnnotation, bootstrappingLabel } from '../authz/bootstrap-roles';
 import { rbacAPIVersion, rbacGroup, rbacStores } from '../authz/rbac-objects';
@@ -26,22 +27,35 @@ export interface AuthenticationInfo {
   readers?: readonly string[];
 }
 
+/**
+ * The request-header settings in force: those given, with the headers Kubernetes' documentation
+ * suggests (X-Remote-User, X-Remote-Group, X-Remote-Extra-) for lists not given or empty; undefined
+ * without a request-header CA. The apiserver authenticates by them and publishes them.
+ */
+export function requestHeaderSettings(info: AuthenticationInfo): RequestHeaderConfig | undefined {
+  if (!info.requestHeaderCA) return undefined;
+  const or = (given: readonly string[] | undefined, fallback: string) =>
+    given?.length ? [...given] : [fallback];
+  return {
+    ca: parseCABundle(info.requestHeaderCA),
+    allowedNames: [...(info.requestHeaderAllowedNames ?? [])],
+    usernameHeaders: or(info.requestHeaderUsernameHeaders, 'X-Remote-User'),
+    groupHeaders: or(info.requestHeaderGroupHeaders, 'X-Remote-Group'),
+    extraHeaderPrefixes: or(info.requestHeaderExtraHeaderPrefixes, 'X-Remote-Extra-'),
+  };
+}
+
 /** The ConfigMap data, as kube-apiserver writes it (lists as JSON arrays). */
 export function authenticationConfigMapData(info: AuthenticationInfo): Record<string, string> {
   const data: Record<string, string> = {};
   if (info.clientCA) data['client-ca-file'] = info.clientCA;
-  if (info.requestHeaderCA) {
+  const requestHeader = requestHeaderSettings(info);
+  if (info.requestHeaderCA && requestHeader) {
     data['requestheader-client-ca-file'] = info.requestHeaderCA;
-    data['requestheader-allowed-names'] = JSON.stringify(info.requestHeaderAllowedNames ?? []);
-    data['requestheader-username-headers'] = JSON.stringify(
-      info.requestHeaderUsernameHeaders ?? ['X-Remote-User'],
-    );
-    data['requestheader-group-headers'] = JSON.stringify(
-      info.requestHeaderGroupHeaders ?? ['X-Remote-Group'],
-    );
-    data['requestheader-extra-headers-prefix'] = JSON.stringify(
-      info.requestHeaderExtraHeaderPrefixes ?? ['X-Remote-Extra-'],
-    );
+    data['requestheader-allowed-names'] = JSON.stringify(requestHeader.allowedNames);
+    data['requestheader-username-headers'] = JSON.stringify(requestHeader.usernameHeaders);
+    data['requestheader-group-headers'] = JSON.stringify(requestHeader.groupHeaders);
+    data['requestheader-extra-headers-prefix'] = JSON.stringify(requestHeader.extraHeaderPrefixes);
   }
   return data;
 }

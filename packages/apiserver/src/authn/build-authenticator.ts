@@ -1,4 +1,6 @@
+import type { RequestHeaderConfig } from '@orch/component-base';
 import { UnionAuthenticator, type Authenticator } from './authenticator';
+import { RequestHeaderAuthenticator } from './request-header-authenticator';
 import { ServiceAccountTokenAuthenticator, type ServiceAccountObjectGetter } from './service-account-token';
 import { StaticTokenAuthenticator } from './static-token-file';
 import { BearerTokenAuthenticator } from './token-authenticator';
@@ -18,6 +20,8 @@ export interface AuthenticationOptions {
   apiAudiences?: readonly string[];
   /** `--service-account-lookup` (default true): secret-based tokens are checked against their secret. */
   serviceAccountLookup?: boolean;
+  /** The `--requestheader-*` flags, when `--requestheader-client-ca-file` is given. */
+  requestHeaderAuth?: RequestHeaderConfig;
 }
 
 export interface BuiltAuthenticator {
@@ -28,7 +32,10 @@ export interface BuiltAuthenticator {
   apiAudiences: string[];
 }
 
-/** The authenticator chain of orch-apiserver from its flags (kube-apiserver's order: x509, token file, service accounts). */
+/**
+ * The authenticator chain of orch-apiserver from its flags (kube-apiserver's order: request header,
+ * x509, token file, service accounts).
+ */
 export function buildAuthenticator(
   options: AuthenticationOptions,
   getter?: ServiceAccountObjectGetter,
@@ -49,6 +56,8 @@ export function buildAuthenticator(
       : []),
   ]);
   const authenticators: Authenticator[] = [];
+  if (options.requestHeaderAuth)
+    authenticators.push(new RequestHeaderAuthenticator(options.requestHeaderAuth));
   if (options.clientCA) authenticators.push(new X509Authenticator(options.clientCA));
   authenticators.push(tokens);
   return { authenticator: new UnionAuthenticator(authenticators), tokens, apiAudiences };

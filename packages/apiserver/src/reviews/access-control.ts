@@ -1,5 +1,9 @@
 import type { APIServer } from '../server/apiserver';
-import { publishAuthenticationConfigMap, type AuthenticationInfo } from '../authn/authentication-configmap';
+import {
+  publishAuthenticationConfigMap,
+  requestHeaderSettings,
+  type AuthenticationInfo,
+} from '../authn/authentication-configmap';
 import { buildAuthenticator, type AuthenticationOptions } from '../authn/build-authenticator';
 import type { Authenticator } from '../authn/authenticator';
 import { serviceAccountObjectGetter } from '../authn/service-account-getter';
@@ -19,7 +23,10 @@ export interface AccessControlOptions extends AuthenticationOptions {
   serviceAccountSigningKey?: string;
   /** `--service-account-max-token-expiration` in seconds. */
   maxTokenExpirationSeconds?: number;
-  /** Request-header settings published in extension-apiserver-authentication. */
+  /**
+   * The `--requestheader-*` flags: front proxies authenticate by them, and they are published in
+   * extension-apiserver-authentication.
+   */
   requestHeader?: Omit<AuthenticationInfo, 'clientCA'>;
 }
 
@@ -43,12 +50,15 @@ export async function enableAccessControl(
   options: AccessControlOptions,
 ): Promise<AccessControl> {
   const modes = parseAuthorizationModes(options.authorizationMode ?? 'AlwaysAllow');
-  const authn = buildAuthenticator(options, serviceAccountObjectGetter(server));
+  const requestHeaderAuth = requestHeaderSettings(options.requestHeader ?? {});
+  const authn = buildAuthenticator({ ...options, requestHeaderAuth }, serviceAccountObjectGetter(server));
   const rbac = modes.includes('RBAC') ? rbacStores(server) : undefined;
   if (rbac) await ensureBootstrapPolicy(rbac);
   const authz = await buildAuthorizer(modes, rbac);
   const config = server.config;
-  if (options.clientCA) config.clientCA = options.clientCA;
+  // clients are asked for certificates of either authority (client CA, request-header CA)
+  const authorities = [options.clientCA, options.requestHeader?.requestHeaderCA].filter((ca) => ca);
+  if (authorities.length) config.clientCA = authorities.map((ca) => ca!.toString()).join('\n');
   config.authenticator = authn.authenticator;
   config.anonymousAuth = options.anonymousAuth ?? true;
   config.authorizer = authz.authorizer;
