@@ -148,6 +148,7 @@ export {
   DeferredDelegatedAuth,
   type DelegatedAuthHooks,
 } from './auth/delegatedAuthFromFlags';
+export { withDelegatedAuth } from './auth/withDelegatedAuth';
 
 // Controller machinery shared by the controller managers.
 export type {

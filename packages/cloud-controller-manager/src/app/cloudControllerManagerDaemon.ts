@@ -1,7 +1,7 @@
 import {
   cloudControllerManagerFlagSets,
   daemonValidators,
-  DeferredDelegatedAuth,
+  withDelegatedAuth,
   type DaemonSpec,
   type FlagSetSpec,
   type FlagValidator,
@@ -36,30 +36,12 @@ const cloudProviderRule: FlagValidator = (flags) => {
  * authorizes through the apiserver (--authentication-kubeconfig, --authorization-kubeconfig).
  */
 export function cloudControllerManagerDaemon(): DaemonSpec<Record<string, unknown>> {
-  const auth = new DeferredDelegatedAuth();
-  return {
+  return withDelegatedAuth({
     name: COMPONENT_NAME,
     description:
       'The Cloud controller manager is a daemon that embeds the cloud specific control loops shipped with orch.',
     flagSets: flagSets(),
     validators: [...daemonValidators('cloud-controller-manager'), cloudProviderRule],
-    authenticate: auth.authenticate,
-    authorize: auth.authorize,
-    run: async (ctx) => {
-      await auth.init(ctx.flags, ctx.logger);
-      try {
-        const handle = await runCloudControllerManager(ctx);
-        return {
-          ...handle,
-          async stop() {
-            await handle.stop?.();
-            auth.close();
-          },
-        };
-      } catch (err) {
-        auth.close();
-        throw err;
-      }
-    },
-  };
+    run: (ctx) => runCloudControllerManager(ctx),
+  });
 }

@@ -1,14 +1,22 @@
-import { controllerManagerFlagSets, daemonValidators, type DaemonSpec } from '@orch/component-base';
+import {
+  controllerManagerFlagSets,
+  daemonValidators,
+  withDelegatedAuth,
+  type DaemonSpec,
+} from '@orch/component-base';
 import { COMPONENT_NAME, runControllerManager } from './runControllerManager';
 
-/** The orch-controller-manager daemon for runDaemon. */
+/**
+ * The orch-controller-manager daemon for runDaemon; its secure port authenticates and authorizes
+ * through the apiserver (--authentication-kubeconfig, --authorization-kubeconfig).
+ */
 export function controllerManagerDaemon(): DaemonSpec<Record<string, unknown>> {
-  return {
+  return withDelegatedAuth({
     name: COMPONENT_NAME,
     description:
       'The orch controller manager is a daemon that embeds the core control loops. A controller watches the shared state of the cluster through the apiserver and makes changes attempting to move the current state towards the desired state.',
     flagSets: controllerManagerFlagSets(),
     validators: daemonValidators('controller-manager'),
     run: (ctx) => runControllerManager(ctx),
-  };
+  });
 }
