@@ -46,6 +46,8 @@ export interface ResourceContext {
   codec: ProtobufCodec;
   /** See APIServerConfig.minRequestTimeoutSeconds. */
   minRequestTimeoutSeconds: number;
+  /** See APIServerConfig.responseCompression. */
+  responseCompression: boolean;
   storeFor(mapping: RESTMapping): GenericStore;
   /** The handler of a virtual kind (reviews), by `<group>/<plural>`. */
   virtualHandler(group: string, resource: string): VirtualHandler | undefined;
@@ -735,7 +737,7 @@ export class ResourceHandler {
   private writeParts(res: ServerResponse, parts: Buffer[], contentType: string, warnings: string[]): void {
     let length = 0;
     for (const part of parts) length += part.length;
-    if (length < listChunkBytes || compresses(res, length)) {
+    if (length < listChunkBytes || this.compresses(res, length)) {
       this.write(res, 200, Buffer.concat(parts, length), contentType, warnings);
       return;
     }
@@ -764,6 +766,15 @@ export class ResourceHandler {
     pump();
   }
 
+  /** Whether the answer is gzipped: large, asked for, and the APIResponseCompression gate on. */
+  private compresses(res: ServerResponse, length: number): boolean {
+    return (
+      this.ctx.responseCompression &&
+      length >= gzipThresholdBytes &&
+      acceptsGzip(res.req?.headers['accept-encoding'])
+    );
+  }
+
   private write(
     res: ServerResponse,
     code: number,
@@ -771,7 +782,7 @@ export class ResourceHandler {
     contentType: string,
     warnings: string[],
   ): void {
-    if (compresses(res, body.length)) {
+    if (this.compresses(res, body.length)) {
       // APIResponseCompression: large answers are gzipped at the fastest level, as Kubernetes does
       body = gzipSync(body, { level: 1 });
       res.writeHead(code, {
@@ -791,9 +802,6 @@ const listChunkBytes = 256 * 1024;
 const gzipThresholdBytes = 128 * 1024;
 
 /** Whether an answer of `length` bytes goes out gzipped: large enough, and the client accepts gzip. */
-function compresses(res: ServerResponse, length: number): boolean {
-  return length >= gzipThresholdBytes && acceptsGzip(res.req?.headers['accept-encoding']);
-}
 
 /** The headers of an answer with a body of `length` bytes. */
 function answerHeaders(

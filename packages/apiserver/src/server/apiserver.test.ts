@@ -307,3 +307,27 @@ describe('orch-apiserver resource API', () => {
     expect((await req('/apis/nope/v1')).status).toBe(404);
   });
 });
+
+describe('APIServer with the APIResponseCompression gate off', () => {
+  let s: TestAPIServer;
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [], responseCompression: false });
+  });
+  afterAll(() => s.close());
+
+  it('answers in plain bytes even to a client that accepts gzip', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    for (let i = 0; i < 40; i++) {
+      const created = await httpsRequest(`${s.url}${path}`, {
+        ca: s.ca,
+        method: 'POST',
+        body: { metadata: { name: `big-${i}` }, data: { blob: 'x'.repeat(4096) } },
+      });
+      expect(created.status).toBe(201);
+    }
+    const list = await httpsRequest(`${s.url}${path}`, { ca: s.ca, headers: { 'Accept-Encoding': 'gzip' } });
+    expect(list.body.length).toBeGreaterThan(128 * 1024);
+    expect(list.headers['content-encoding']).toBeUndefined();
+    expect(list.json.items).toHaveLength(40);
+  });
+});

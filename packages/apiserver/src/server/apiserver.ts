@@ -97,6 +97,11 @@ export interface APIServerConfig {
    * setting their declaration names (`event-ttl`: --event-ttl, one hour when omitted).
    */
   timeToLive?: { 'event-ttl'?: number };
+  /**
+   * Large answers are gzipped for clients that accept it (the APIResponseCompression feature gate;
+   * on when omitted, as the gate's default).
+   */
+  responseCompression?: boolean;
 }
 
 /** Resolves once `work` is done or found the object already there (409). */
@@ -195,6 +200,7 @@ export class APIServer {
       mapper: this.mapper,
       codec: this.codec,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds ?? 1800,
+      responseCompression: config.responseCompression ?? true,
       storeFor: (m) => this.storeFor(m),
       virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
     });
