@@ -73,7 +73,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
           name: 'etcd-compaction-interval',
           type: 'duration',
           default: 300_000,
-          help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+          help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled. For --storage-backend=etcd3; the embedded store compacts by itself every minute, keeping at least five minutes of history.',
         }),
         flag({
           name: 'etcd-cafile',
