@@ -1,6 +1,6 @@
-import { EndpointsKind, PodKind, ServiceKind, type Endpoints, type Pod, type Service } from '@orch/api';
+import { EndpointsKind, ServiceKind, type Endpoints, type Service } from '@orch/api';
 import { clientFor, type WatchEvent } from '@orch/client';
-import { startCluster, type Cluster } from './harness';
+import { runningPod, startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -18,29 +18,6 @@ afterAll(async () => {
 });
 
 const ns = { namespace: 'default' };
-
-async function readyPod(name: string, ip: string): Promise<void> {
-  const pods = clientFor(cluster.rest, PodKind);
-  await pods.create({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', labels: { app: 'batched' } },
-    spec: { nodeName: 'node-a', containers: [{ name: 'app', image: 'nginx' }] },
-  } as Pod);
-  await pods.patch(
-    name,
-    'merge',
-    {
-      status: {
-        phase: 'Running',
-        podIP: ip,
-        podIPs: [{ ip }],
-        conditions: [{ type: 'Ready', status: 'True' }],
-      },
-    },
-    { ...ns, subresource: 'status' },
-  );
-}
 
 const ips = (ep: Endpoints) =>
   (ep.subsets ?? []).flatMap((s) => (s.addresses ?? []).map((a) => a.ip ?? '')).sort();
@@ -67,9 +44,9 @@ test('--endpoint-updates-batch-period joins the changes of several pods into one
 
   // three pods become ready one after another, within the batch period
   const start = Date.now();
-  await readyPod('b-1', '10.244.2.1');
-  await readyPod('b-2', '10.244.2.2');
-  await readyPod('b-3', '10.244.2.3');
+  await runningPod(cluster, 'b-1', { app: 'batched' }, '10.244.2.1');
+  await runningPod(cluster, 'b-2', { app: 'batched' }, '10.244.2.2');
+  await runningPod(cluster, 'b-3', { app: 'batched' }, '10.244.2.3');
   const changedBy = Date.now();
   expect(changedBy - start).toBeLessThan(batchPeriodMs);
   while (seen.length < 2 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));

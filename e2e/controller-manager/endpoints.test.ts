@@ -1,7 +1,7 @@
-import { EndpointsKind, PodKind, ServiceKind, type Endpoints, type Pod, type Service } from '@orch/api';
+import { EndpointsKind, PodKind, ServiceKind, type Endpoints, type Service } from '@orch/api';
 import { eventually } from '@orch/apiserver';
 import { clientFor, isNotFound } from '@orch/client';
-import { startCluster, type Cluster } from './harness';
+import { runningPod, setPodStatus, startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -16,41 +16,6 @@ afterAll(async () => {
 });
 
 const ns = { namespace: 'default' };
-
-async function runningPod(
-  name: string,
-  labels: Record<string, string>,
-  ip: string,
-  ready = true,
-): Promise<void> {
-  const pods = clientFor(cluster.rest, PodKind);
-  await pods.create({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', labels },
-    spec: {
-      nodeName: 'node-a',
-      containers: [{ name: 'app', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }] }],
-    },
-  } as Pod);
-  await setStatus(name, ip, ready);
-}
-
-async function setStatus(name: string, ip: string, ready: boolean): Promise<void> {
-  await clientFor(cluster.rest, PodKind).patch(
-    name,
-    'merge',
-    {
-      status: {
-        phase: 'Running',
-        podIP: ip,
-        podIPs: [{ ip }],
-        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
-      },
-    },
-    { ...ns, subresource: 'status' },
-  );
-}
 
 /** The Endpoints of `name` once `check` holds for them. */
 function endpointsWhen(name: string, check: (ep: Endpoints) => boolean, what: string): Promise<Endpoints> {
@@ -72,9 +37,9 @@ const ips = (ep: Endpoints, field: 'addresses' | 'notReadyAddresses' = 'addresse
 
 test('a service’s Endpoints follow its pods: readiness, labels, deletion', async () => {
   const services = clientFor(cluster.rest, ServiceKind);
-  await runningPod('web-1', { app: 'web' }, '10.244.1.1');
-  await runningPod('web-2', { app: 'web' }, '10.244.1.2');
-  await runningPod('other', { app: 'other' }, '10.244.1.9');
+  await runningPod(cluster, 'web-1', { app: 'web' }, '10.244.1.1');
+  await runningPod(cluster, 'web-2', { app: 'web' }, '10.244.1.2');
+  await runningPod(cluster, 'other', { app: 'other' }, '10.244.1.9');
   await services.create({
     apiVersion: 'v1',
     kind: 'Service',
@@ -90,7 +55,7 @@ test('a service’s Endpoints follow its pods: readiness, labels, deletion', asy
   expect(first.metadata?.labels).toEqual({ tier: 'front' });
 
   // a pod that stops being ready moves to notReadyAddresses
-  await setStatus('web-2', '10.244.1.2', false);
+  await setPodStatus(cluster, 'web-2', '10.244.1.2', false);
   const notReady = await endpointsWhen(
     'web',
     (ep) => ips(ep, 'notReadyAddresses').length === 1,
@@ -146,7 +111,7 @@ test('Endpoints of a service without a selector are left to their owner', async 
     subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }],
   } as Endpoints);
   // a selector service created after it is synced: the selector-less one has had its turn by then
-  await runningPod('probe', { app: 'probe' }, '10.244.2.1');
+  await runningPod(cluster, 'probe', { app: 'probe' }, '10.244.2.1');
   await services.create({
     apiVersion: 'v1',
     kind: 'Service',

@@ -169,3 +169,48 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
     },
   };
 }
+
+/**
+ * A pod in `default` on node-a with one container (port 8080, named http), running with `ip` and
+ * ready or not, as a kubelet would report it (for tests that pause the fake kubelet).
+ */
+export async function runningPod(
+  cluster: Cluster,
+  name: string,
+  labels: Record<string, string>,
+  ip: string,
+  ready = true,
+): Promise<void> {
+  await clientFor(cluster.rest, PodKind).create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels },
+    spec: {
+      nodeName: 'node-a',
+      containers: [{ name: 'app', image: 'nginx', ports: [{ name: 'http', containerPort: 8080 }] }],
+    },
+  } as Pod);
+  await setPodStatus(cluster, name, ip, ready);
+}
+
+/** The status of pod `name` in `default`: running with `ip`, ready or not. */
+export async function setPodStatus(
+  cluster: Cluster,
+  name: string,
+  ip: string,
+  ready: boolean,
+): Promise<void> {
+  await clientFor(cluster.rest, PodKind).patch(
+    name,
+    'merge',
+    {
+      status: {
+        phase: 'Running',
+        podIP: ip,
+        podIPs: [{ ip }],
+        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      },
+    },
+    { namespace: 'default', subresource: 'status' },
+  );
+}

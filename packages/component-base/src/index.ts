@@ -25,8 +25,10 @@ export {
   authorizationOptionsFromFlags,
   clientConnectionOptionsFromFlags,
   leaderElectionOptionsFromFlags,
+  requestHeaderOptionsFromFlags,
   type AuthenticationOptions,
   type AuthorizationOptions,
+  type RequestHeaderOptions,
   type ClientConnectionOptions,
   type LeaderElectionOptions,
 } from './options/componentOptions';

@@ -3,9 +3,11 @@ import {
   FlagError,
   cipherSuiteErrors,
   parseCABundle,
+  requestHeaderOptionsFromFlags,
   tlsMinVersionErrors,
   type NamedCertKey,
   type ParsedFlags,
+  type RequestHeaderOptions,
 } from '@orch/component-base';
 import type { StorageConfig } from './storage-factory';
 
@@ -23,14 +25,8 @@ export interface APIServerOptions {
   tlsCipherSuites: string[];
   /** `--tls-sni-cert-key`: certificates served by the name a client asks for. */
   tlsSNICertKeys: NamedCertKey[];
-  /** The `--requestheader-*` flags (the CA file's path; empty lists when not given). */
-  requestHeader: {
-    clientCAFile: string;
-    allowedNames: string[];
-    usernameHeaders: string[];
-    groupHeaders: string[];
-    extraHeaderPrefixes: string[];
-  };
+  /** The `--requestheader-*` flags. */
+  requestHeader: RequestHeaderOptions;
   storage: StorageConfig;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
@@ -154,13 +150,7 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     tlsMinVersion: flags.string('tls-min-version'),
     tlsCipherSuites: flags.strings('tls-cipher-suites'),
     tlsSNICertKeys: sniCertKeys,
-    requestHeader: {
-      clientCAFile: flags.string('requestheader-client-ca-file'),
-      allowedNames: flags.strings('requestheader-allowed-names'),
-      usernameHeaders: flags.strings('requestheader-username-headers'),
-      groupHeaders: flags.strings('requestheader-group-headers'),
-      extraHeaderPrefixes: flags.strings('requestheader-extra-headers-prefix'),
-    },
+    requestHeader: requestHeaderOptionsFromFlags(flags),
     storage: {
       backend,
       etcdServers,

@@ -20,6 +20,15 @@ export interface ClientConnectionOptions {
   contentType: string;
 }
 
+/** What the `--requestheader-*` flags configure (the CA file's path; empty lists when not given). */
+export interface RequestHeaderOptions {
+  clientCAFile: string;
+  allowedNames: string[];
+  usernameHeaders: string[];
+  groupHeaders: string[];
+  extraHeaderPrefixes: string[];
+}
+
 /** What the delegated authentication flags configure. */
 export interface AuthenticationOptions {
   kubeconfig: string;
@@ -27,13 +36,7 @@ export interface AuthenticationOptions {
   tokenWebhookCacheTtlMs: number;
   tolerateLookupFailure: boolean;
   clientCAFile: string;
-  requestHeader: {
-    clientCAFile: string;
-    allowedNames: string[];
-    usernameHeaders: string[];
-    groupHeaders: string[];
-    extraHeaderPrefixes: string[];
-  };
+  requestHeader: RequestHeaderOptions;
 }
 
 /** What the delegated authorization flags configure. */
@@ -82,13 +85,18 @@ export function authenticationOptionsFromFlags(flags: ParsedFlags): Authenticati
     tokenWebhookCacheTtlMs: flags.duration('authentication-token-webhook-cache-ttl'),
     tolerateLookupFailure: flags.bool('authentication-tolerate-lookup-failure'),
     clientCAFile: flags.string('client-ca-file'),
-    requestHeader: {
-      clientCAFile: flags.string('requestheader-client-ca-file'),
-      allowedNames: flags.strings('requestheader-allowed-names'),
-      usernameHeaders: flags.strings('requestheader-username-headers'),
-      groupHeaders: flags.strings('requestheader-group-headers'),
-      extraHeaderPrefixes: flags.strings('requestheader-extra-headers-prefix'),
-    },
+    requestHeader: requestHeaderOptionsFromFlags(flags),
+  };
+}
+
+/** Reads the `--requestheader-*` flags (of the delegating daemons and of the apiserver). */
+export function requestHeaderOptionsFromFlags(flags: ParsedFlags): RequestHeaderOptions {
+  return {
+    clientCAFile: flags.string('requestheader-client-ca-file'),
+    allowedNames: flags.strings('requestheader-allowed-names'),
+    usernameHeaders: flags.strings('requestheader-username-headers'),
+    groupHeaders: flags.strings('requestheader-group-headers'),
+    extraHeaderPrefixes: flags.strings('requestheader-extra-headers-prefix'),
   };
 }
 
