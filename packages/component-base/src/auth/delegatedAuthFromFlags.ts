@@ -73,10 +73,16 @@ export async function delegatedAuthFromFlags(
   const authnKubeconfig = optional(flags, 'authentication-kubeconfig');
   const authzKubeconfig = optional(flags, 'authorization-kubeconfig');
   const authnClient = authnKubeconfig ? clientFromKubeconfig(authnKubeconfig) : undefined;
-  const authzClient = authzKubeconfig ? clientFromKubeconfig(authzKubeconfig) : undefined;
+  // one client (one connection pool) when both flags name the same kubeconfig, as they usually do
+  const authzClient =
+    authzKubeconfig === authnKubeconfig
+      ? authnClient
+      : authzKubeconfig
+        ? clientFromKubeconfig(authzKubeconfig)
+        : undefined;
   const close = (): void => {
     authnClient?.close();
-    authzClient?.close();
+    if (authzClient !== authnClient) authzClient?.close();
   };
 
   try {
