@@ -189,10 +189,19 @@ describe('orch-apiserver under faults', () => {
       const ok = (o: Outcome): boolean => o.status >= 200 && o.status < 300;
       const failed = after.filter((o) => !ok(o));
       const lastOk = after.filter(ok);
+      // the longest time without a successful create, from the kill on
+      let longestGap = 0;
+      let previous = killedAt;
+      for (const o of lastOk) {
+        longestGap = Math.max(longestGap, o.at - previous);
+        previous = o.at;
+      }
       console.log(
         `etcd leader (member ${leader}) killed: ${before.filter(ok).length} creates before; after: ${lastOk.length} succeeded, ${failed.length} failed (${[
           ...new Set(failed.map((o) => `${o.status} ${o.reason ?? ''}`)),
-        ].join('; ')}); first success ${lastOk.length ? lastOk[0]!.at - killedAt : -1} ms after the kill`,
+        ].join(
+          '; ',
+        )}); first success ${lastOk.length ? lastOk[0]!.at - killedAt : -1} ms after the kill, longest time without one ${longestGap} ms`,
       );
       expect(before.filter(ok).length).toBeGreaterThan(0);
       // errors during re-election are the server's (5xx) or no answer, never a client error

@@ -245,6 +245,33 @@ describe('watch cache', () => {
     expect((await after.waitForEvents(1)).map((e) => e.modRevision)).toEqual([next.modRevision]);
   });
 
+  test('while it rebuilds, reads go to the backend instead of waiting for it', async () => {
+    const failSource: ((error: Error) => void)[] = [];
+    const watchBackend = backend.watch.bind(backend);
+    backend.watch = (prefix, from, onEvent, onError, options) => {
+      failSource.push(onError);
+      return watchBackend(prefix, from, onEvent, onError, options);
+    };
+    const a = await backend.create('/registry/pods/ns/a', text('a1'));
+    await start({ retryDelayMs: 60_000 });
+    expect((await cacher.cached('/registry/pods/ns/a'))?.modRevision).toBe(a.modRevision);
+    expect((await cacher.cached('/registry/pods/ns/a'))?.value.toString()).toBe('a1');
+    failSource[0](new Error('connection lost'));
+    // the cache is down for a minute: nothing it answers may wait that long
+    const b = await backend.create('/registry/pods/ns/b', text('b1'));
+    const within = <T>(p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('waited')), 1000)),
+      ]);
+    expect(await within(cacher.cached('/registry/pods/ns/a'))).toBeUndefined();
+    const fromCache = await within(cacher.list('/registry/pods/', { fromCache: true }));
+    expect(fromCache.items.map((kv) => kv.key)).toEqual(['/registry/pods/ns/a', '/registry/pods/ns/b']);
+    expect(fromCache.revision).toBe(b.modRevision);
+    const consistent = await within(cacher.list('/registry/pods/'));
+    expect(consistent.items.map((kv) => kv.value.toString())).toEqual(['a1', 'b1']);
+  });
+
   test('closing ends the watchers and keeps a shared backend open', async () => {
     await start();
     const recorder = await watch('/registry/pods/', 0);

@@ -56,6 +56,12 @@ export class Cacher implements Storage {
   /** Bumped on every (re)initialization; callbacks of an older backend watch are ignored. */
   private generation = 0;
   private ready: Promise<void>;
+  /**
+   * The cache holds the current state and follows it; false while it is built or rebuilt after a
+   * lost backend watch, when reads go to the backend instead of waiting for it (as Kubernetes'
+   * watch cache delegates reads while it initializes). Watches wait.
+   */
+  private serving = false;
   private closed = false;
 
   private constructor(
@@ -107,9 +113,7 @@ export class Cacher implements Storage {
    * when the cache does not hold the key (absent, or not seen yet), or it is outside the prefix.
    */
   async cached(key: string): Promise<KV | undefined> {
-    if (!this.covers(key)) return undefined;
-    await this.ready;
-    return this.objects.get(key);
+    return this.covers(key) && this.serving ? this.objects.get(key) : undefined;
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -118,7 +122,7 @@ export class Cacher implements Storage {
         return this.backend.list(prefix, { ...options, fromCache: false });
       return (await this.consistentList(prefix, options)) ?? this.backendList(prefix, options);
     }
-    await this.ready;
+    if (!this.serving) return this.backendList(prefix, options);
     return this.cachedList(prefix, options, this.revision);
   }
 
@@ -131,7 +135,7 @@ export class Cacher implements Storage {
     const changedAfter = this.backend.changedAfter?.bind(this.backend);
     if (!changedAfter || this.closed) return undefined;
     const current = await this.backend.currentRevision();
-    await this.ready;
+    if (!this.serving) return undefined;
     const generation = this.generation;
     const target = options.revision || current;
     // the cache holds the state of every revision from `this.revision` up to `verified`
@@ -293,6 +297,7 @@ export class Cacher implements Storage {
       (event) => generation === this.generation && this.apply(event),
       (error) => generation === this.generation && this.restart(error),
     );
+    if (generation === this.generation) this.serving = true;
   }
 
   private apply(event: WatchEvent): void {
@@ -319,6 +324,7 @@ export class Cacher implements Storage {
   private restart(error: Error): void {
     if (this.closed) return;
     this.generation++;
+    this.serving = false;
     this.source?.stop();
     this.source = undefined;
     this.hub.failAll(StorageError.unavailable(`watch cache lost its backend watch: ${error.message}`, error));
