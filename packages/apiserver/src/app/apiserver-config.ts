@@ -54,6 +54,15 @@ export interface APIServerOptions {
 
 const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'RBAC']);
 
+/** The contents of a file a flag names; a FlagError naming the flag when it cannot be read. */
+function readFlagFile(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new FlagError(`cannot read file "${file}" given by --${flag}: ${(e as Error).message}`);
+  }
+}
+
 /** Reads the flags into options, rejecting values that make no sense with a message naming the flag. */
 export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   const backend = flags.string('storage-backend');
@@ -100,15 +109,8 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   }
   const sniCertKeys = flags.get('tls-sni-cert-key', 'namedCertKey');
   for (const { certFile, keyFile } of sniCertKeys) {
-    for (const file of [certFile, keyFile]) {
-      try {
-        readFileSync(file);
-      } catch (e) {
-        throw new FlagError(
-          `cannot read file "${file}" given by --tls-sni-cert-key: ${(e as Error).message}`,
-        );
-      }
-    }
+    readFlagFile(certFile, 'tls-sni-cert-key');
+    readFlagFile(keyFile, 'tls-sni-cert-key');
   }
   for (const name of [
     'client-ca-file',
@@ -122,18 +124,13 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     'etcd-keyfile',
   ]) {
     const file = flags.string(name);
-    if (file) {
-      try {
-        readFileSync(file);
-      } catch (e) {
-        throw new FlagError(`cannot read file "${file}" given by --${name}: ${(e as Error).message}`);
-      }
-    }
+    if (file) readFlagFile(file, name);
   }
   const requestHeaderCA = flags.string('requestheader-client-ca-file');
   if (requestHeaderCA) {
+    const pem = readFlagFile(requestHeaderCA, 'requestheader-client-ca-file');
     try {
-      parseCABundle(readFileSync(requestHeaderCA, 'utf8'));
+      parseCABundle(pem);
     } catch (e) {
       throw new FlagError(
         `invalid file "${requestHeaderCA}" given by --requestheader-client-ca-file: ${(e as Error).message}`,

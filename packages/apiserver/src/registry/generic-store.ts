@@ -180,8 +180,8 @@ export class GenericStore {
 
   /** {@link decode}, or the object this store just wrote (or is writing) when `kv` is that write. */
   private readBack(kv: StoredVersion, apiVersion: string): ApiObject {
-    const w = this.recentWrites.get(kv.key);
-    if (w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion) return w.object;
+    const remembered = this.remembered(kv, apiVersion);
+    if (remembered) return remembered;
     // The write's event usually reaches the watch cache's watchers before the writer resumes. A
     // copy of the object's top level is read back, so the writer's own object is never changed here
     // (a different revision with the same bytes cannot then alter what an earlier one gave out).
@@ -220,11 +220,17 @@ export class GenericStore {
 
   /** The object of this store's write `kv` ({@link stored}), remembered, or as its event read it back. */
   private ownWrite(kv: StoredVersion, { obj, encoded, apiVersion }: InFlightWrite): ApiObject {
-    const w = this.recentWrites.get(kv.key);
-    if (w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion) return w.object;
+    const remembered = this.remembered(kv, apiVersion);
+    if (remembered) return remembered;
     const object = this.stored(obj, encoded, kv, apiVersion);
     this.rememberWrite(kv.key, object, kv.modRevision, apiVersion);
     return object;
+  }
+
+  /** The object this store wrote as `kv`, if it still remembers that write at `apiVersion`. */
+  private remembered(kv: StoredVersion, apiVersion: string): ApiObject | undefined {
+    const w = this.recentWrites.get(kv.key);
+    return w && w.modRevision === kv.modRevision && w.apiVersion === apiVersion ? w.object : undefined;
   }
 
   /**

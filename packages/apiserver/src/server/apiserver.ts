@@ -29,13 +29,7 @@ import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator'
 import { ServiceStorage } from '../registry/strategies/service-storage';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
-import {
-  sniCallback,
-  tlsMinVersion,
-  tlsServerTuning,
-  type NamedCertKey,
-  type VersionInfo,
-} from '@orch/component-base';
+import { sniCallback, tlsServerTuning, type NamedCertKey, type VersionInfo } from '@orch/component-base';
 import { defaultTimeToLive } from './time-to-live';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
@@ -263,11 +257,7 @@ export class APIServer {
   /** Listens. Call after bootstrap() and after authentication is configured. */
   async start(): Promise<void> {
     await this.prepareStorage();
-    const minVersion = tlsMinVersion(this.config.tls.minVersion ?? '');
-    const tuning = {
-      ...tlsServerTuning(this.config.tls.cipherSuites ?? []),
-      ...(minVersion ? { minVersion } : {}),
-    };
+    const tuning = tlsServerTuning(this.config.tls.minVersion ?? '', this.config.tls.cipherSuites ?? []);
     const SNICallback = sniCallback(this.config.tls.sniCertKeys ?? [], tuning);
     this.server = https.createServer(
       {

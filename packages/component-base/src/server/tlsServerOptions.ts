@@ -5,7 +5,7 @@ import type { NamedCertKey } from '../options/flagTypes';
 import { ensureSelfSignedCertKey, generateSelfSignedCertKey, type CertKeyPair } from './selfSignedCert';
 import type { SecureServingOptions } from './secureServingOptions';
 import { SniSelector } from './sniSelector';
-import { tlsMinVersion, tlsServerTuning } from './tlsSettings';
+import { tlsServerTuning } from './tlsSettings';
 
 function readPair(certFile: string, keyFile: string): CertKeyPair {
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
@@ -47,8 +47,7 @@ export function sniCallback(
 
 /** Node https options for the secure serving options: certificate, SNI, minimum version, ciphers, client CA. */
 export function tlsServerOptions(options: SecureServingOptions): ServerOptions {
-  const minVersion = tlsMinVersion(options.minVersion);
-  const tuning = { ...(minVersion ? { minVersion } : {}), ...tlsServerTuning(options.cipherSuites) };
+  const tuning = tlsServerTuning(options.minVersion, options.cipherSuites);
   const pair = servingCertKey(options);
   const result: ServerOptions = { cert: pair.cert, key: pair.key, ...tuning };
   const SNICallback = sniCallback(options.sniCertKeys, tuning);

@@ -93,16 +93,18 @@ export function opensslCipherList(names: readonly string[]): string {
 }
 
 /**
- * Node TLS options for a server's cipher suites: the server picks by its own order, as Go's servers
- * do, except that a client asking for ChaCha20 first (one without AES instructions) gets it.
+ * Node TLS options for a server's --tls-min-version and --tls-cipher-suites (empty for the defaults):
+ * the minimum version, and the suites, which the server picks by its own order, as Go's servers do,
+ * except that a client asking for ChaCha20 first (one without AES instructions) gets it.
  */
-export function tlsServerTuning(names: readonly string[]): {
-  ciphers: string;
-  honorCipherOrder: true;
-  secureOptions: number;
-} {
+export function tlsServerTuning(
+  minVersion: string,
+  cipherSuites: readonly string[],
+): { minVersion?: SecureVersion; ciphers: string; honorCipherOrder: true; secureOptions: number } {
+  const version = tlsMinVersion(minVersion);
   return {
-    ciphers: opensslCipherList(names),
+    ...(version ? { minVersion: version } : {}),
+    ciphers: opensslCipherList(cipherSuites),
     honorCipherOrder: true,
     secureOptions: cryptoConstants.SSL_OP_PRIORITIZE_CHACHA,
   };
