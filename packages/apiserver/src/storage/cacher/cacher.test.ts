@@ -21,6 +21,17 @@ describe('watch cache', () => {
     return recorder;
   };
 
+  /** The error callbacks of the backend watches opened from now on: calling one fails that watch. */
+  const failableWatches = () => {
+    const failSource: ((error: Error) => void)[] = [];
+    const watchBackend = backend.watch.bind(backend);
+    backend.watch = (prefix, from, onEvent, onError, options) => {
+      failSource.push(onError);
+      return watchBackend(prefix, from, onEvent, onError, options);
+    };
+    return failSource;
+  };
+
   beforeEach(async () => {
     backend = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
     // Revision 1 exists before the cache starts, so that revision 0 ("now") is never asked for.
@@ -220,12 +231,7 @@ describe('watch cache', () => {
   });
 
   test('after its backend watch fails, the cache ends its watchers and rebuilds itself', async () => {
-    const failSource: ((error: Error) => void)[] = [];
-    const watchBackend = backend.watch.bind(backend);
-    backend.watch = (prefix, from, onEvent, onError, options) => {
-      failSource.push(onError);
-      return watchBackend(prefix, from, onEvent, onError, options);
-    };
+    const failSource = failableWatches();
     await start({ retryDelayMs: 10 });
     const before = await watch('/registry/pods/', 0);
     failSource[0](new Error('connection lost'));
@@ -246,12 +252,7 @@ describe('watch cache', () => {
   });
 
   test('while it rebuilds, reads go to the backend instead of waiting for it', async () => {
-    const failSource: ((error: Error) => void)[] = [];
-    const watchBackend = backend.watch.bind(backend);
-    backend.watch = (prefix, from, onEvent, onError, options) => {
-      failSource.push(onError);
-      return watchBackend(prefix, from, onEvent, onError, options);
-    };
+    const failSource = failableWatches();
     const a = await backend.create('/registry/pods/ns/a', text('a1'));
     await start({ retryDelayMs: 60_000 });
     expect((await cacher.cached('/registry/pods/ns/a'))?.modRevision).toBe(a.modRevision);
