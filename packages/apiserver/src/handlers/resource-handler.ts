@@ -104,7 +104,7 @@ export class ResourceHandler {
         if (req.query.get('export') !== null || req.query.get('exact') !== null) {
           warnings.push('the export and exact parameters are deprecated and ignored');
         }
-        const obj = await store.get(scope(), info.name);
+        const obj = await store.read(scope(), info.name);
         this.sendObject(req, res, 200, obj, decl, warnings, pretty, true);
         return;
       }
@@ -354,7 +354,7 @@ export class ResourceHandler {
     }
     if (info.subresource === 'status' && decl.subresources?.status) {
       if (info.verb === 'get') {
-        this.sendObject(req, res, 200, await store.get(scope(), info.name), decl, warnings, pretty);
+        this.sendObject(req, res, 200, await store.read(scope(), info.name), decl, warnings, pretty);
         return;
       }
       if (info.verb === 'update') {
@@ -430,7 +430,7 @@ export class ResourceHandler {
       );
     };
     if (info.verb === 'get') {
-      send(200, toScale(await store.get(scope(), info.name)));
+      send(200, toScale(await store.read(scope(), info.name)));
       return;
     }
     if (info.verb !== 'update' && info.verb !== 'patch') {

@@ -252,6 +252,36 @@ describe('GenericStore: watch events of its own writes', () => {
     // the last event is what storage holds now
     const current = await s.server.storage.get(key);
     expect(JSON.parse(events[2]!).object).toEqual(store.decode(current!, 'v1'));
+    // gets answer the same bytes, again and again
+    for (let i = 0; i < 2; i++) {
+      const got = await req(`${services}/watched`);
+      expect(got.body.toString()).toBe(JSON.stringify(store.decode(current!, 'v1')) + '\n');
+    }
+  });
+
+  it('gets of an object storage holds but this store did not write answer the JSON of its decode', async () => {
+    const key = objectKey('', 'configmaps', 'default', 'written-elsewhere');
+    const store = s.server.storeFor(s.server.mapper.forResource('', 'v1', 'configmaps')!);
+    const path = '/api/v1/namespaces/default/configmaps/written-elsewhere';
+    const get = () => httpsRequest(s.url + path, { ca: s.ca });
+    const stored = (data: Record<string, string>) =>
+      Buffer.from(
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'written-elsewhere', namespace: 'default', uid: 'u-1' },
+          data,
+        }),
+      );
+    const first = await s.server.storage.create(key, stored({ a: '1' }));
+    const expected = (kv: typeof first) => JSON.stringify(store.decode(kv, 'v1')) + '\n';
+    expect((await get()).body.toString()).toBe(expected(first));
+    expect((await get()).body.toString()).toBe(expected(first));
+    // a new revision is answered as it is, not as the one before
+    const second = await s.server.storage.update(key, stored({ a: '2' }), first.modRevision);
+    const got = await get();
+    expect(got.body.toString()).toBe(expected(second));
+    expect(got.json.data).toEqual({ a: '2' });
   });
 });
 

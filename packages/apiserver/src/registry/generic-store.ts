@@ -21,7 +21,7 @@ import { decodeContinue, encodeContinue } from './continue-token';
 import { collectionPrefix, objectKey, resourcePrefix } from './keys';
 import type { ListOptions } from './list-options';
 import { clone, jsonEqual, nowTime, type ApiObject } from './object';
-import { setAnswerJSON } from './answer-json';
+import { markShared, setAnswerJSON } from './answer-json';
 import type { PropagationPolicy, Strategy } from './strategy';
 import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
 import type { UserInfo } from '../authn/authenticator';
@@ -174,7 +174,10 @@ export class GenericStore {
     let byVersion = this.listedObjects.get(kv);
     if (!byVersion) this.listedObjects.set(kv, (byVersion = new Map()));
     let obj = byVersion.get(apiVersion);
-    if (!obj) byVersion.set(apiVersion, (obj = this.readBack(kv, apiVersion)));
+    if (!obj) {
+      byVersion.set(apiVersion, (obj = this.readBack(kv, apiVersion)));
+      markShared(obj);
+    }
     return obj;
   }
 
@@ -466,9 +469,21 @@ export class GenericStore {
   }
 
   async get(scope: RequestScope, name: string): Promise<ApiObject> {
+    return this.decode(await this.getKV(scope, name), scope.apiVersion);
+  }
+
+  /**
+   * {@link get} for answering it: the object as {@link listed} serves it, shared with every reader
+   * of the same stored version, so callers must not change it.
+   */
+  async read(scope: RequestScope, name: string): Promise<ApiObject> {
+    return this.listed(await this.getKV(scope, name), scope.apiVersion);
+  }
+
+  private async getKV(scope: RequestScope, name: string): Promise<KV> {
     const kv = await this.storage.get(this.key(scope.namespace, name));
     if (!kv) throw statusErrors.notFound(this.qualified, name);
-    return this.decode(kv, scope.apiVersion);
+    return kv;
   }
 
   /** Field values of an object for fieldSelector matching. */

@@ -121,6 +121,30 @@ describe('watch cache', () => {
     backendList.mockRestore();
   });
 
+  test('gets come from memory while the backend has nothing newer under the prefix, else from the backend', async () => {
+    const a = await backend.create('/registry/pods/ns/a', text('a1'));
+    await start();
+    const backendGet = jest.spyOn(backend, 'get');
+    await backend.create('/registry/services/ns/x', text('x'));
+    const held = await cacher.get('/registry/pods/ns/a');
+    expect(held).toBe(await cacher.cached('/registry/pods/ns/a'));
+    expect(held).toMatchObject({ modRevision: a.modRevision });
+    expect(await cacher.get('/registry/pods/ns/absent')).toBeUndefined();
+    expect(backendGet).not.toHaveBeenCalled();
+
+    // writes under the prefix the cache has not seen: the backend answers, with the new values
+    (cacher as unknown as { source: { stop(): void } }).source.stop();
+    await backend.update('/registry/pods/ns/a', text('a2'));
+    await backend.create('/registry/pods/ns/b', text('b1'));
+    expect((await cacher.get('/registry/pods/ns/a'))?.value.toString()).toBe('a2');
+    expect((await cacher.get('/registry/pods/ns/b'))?.value.toString()).toBe('b1');
+    expect(backendGet).toHaveBeenCalledTimes(2);
+    // outside the prefix: always the backend
+    expect((await cacher.get('/registry/services/ns/x'))?.value.toString()).toBe('x');
+    expect(backendGet).toHaveBeenCalledTimes(3);
+    backendGet.mockRestore();
+  });
+
   test('cached lists sort keys by their UTF-8 bytes', async () => {
     // U+FF5E sorts before U+1F600 in UTF-8 (and code points), after it in UTF-16 code units
     const keys = ['/registry/pods/ns/\u{1F600}', '/registry/pods/ns/\uFF5E', '/registry/pods/ns/z'];

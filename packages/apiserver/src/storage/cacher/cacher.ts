@@ -34,8 +34,9 @@ export interface CacherOptions {
  * serves any number of watches under the prefix (a revision older than the window gets
  * `Compacted`, i.e. 410 Gone) and lists with `fromCache: true` (Kubernetes' `resourceVersion=0`:
  * possibly slightly stale, never older than what the cache has seen). Watchers that pass
- * `onBookmark` get periodic bookmarks. Writes, gets, other lists and anything outside the prefix go
- * straight to the backend.
+ * `onBookmark` get periodic bookmarks. Gets and lists of the current state are answered from memory
+ * when the backend can tell the cache holds that state (`changedAfter`), and read from the backend
+ * otherwise. Writes and anything outside the prefix go straight to the backend.
  */
 export class Cacher implements Storage {
   private readonly objects = new Map<string, KV>();
@@ -103,9 +104,16 @@ export class Cacher implements Storage {
     return this.hub.size;
   }
 
+  /**
+   * The key's current state: from memory when the backend can tell that the cache holds the current
+   * revision of everything under its prefix (as a consistent list is answered), else read from the
+   * backend (and shared with the cache's KV when it is the same revision).
+   */
   async get(key: string): Promise<KV | undefined> {
+    if (!this.covers(key)) return this.backend.get(key);
+    if ((await this.consistentAt()) !== undefined) return this.objects.get(key);
     const kv = await this.backend.get(key);
-    return kv && this.covers(key) ? this.interned(kv) : kv;
+    return kv && this.interned(kv);
   }
 
   /**
@@ -120,24 +128,26 @@ export class Cacher implements Storage {
     if (!options.fromCache || options.revision || !this.covers(prefix)) {
       if (!this.covers(prefix) || options.keysOnly)
         return this.backend.list(prefix, { ...options, fromCache: false });
-      return (await this.consistentList(prefix, options)) ?? this.backendList(prefix, options);
+      const at = await this.consistentAt(options.revision);
+      return at === undefined ? this.backendList(prefix, options) : this.cachedList(prefix, options, at);
     }
     if (!this.serving) return this.backendList(prefix, options);
     return this.cachedList(prefix, options, this.revision);
   }
 
   /**
-   * A list at the current revision (or at `options.revision`) answered from memory, when the backend
-   * can tell that nothing under the cached prefix changed between the state the cache holds and that
-   * revision; undefined when it cannot.
+   * The revision (`revision`, or the backend's current one) when the cache holds the state there of
+   * everything under its prefix, as the backend can tell: nothing under the prefix changed between
+   * the state the cache holds and that revision. Undefined when it cannot tell, or when the cache
+   * is already past `revision`.
    */
-  private async consistentList(prefix: string, options: ListOptions): Promise<ListResult | undefined> {
+  private async consistentAt(revision?: number): Promise<number | undefined> {
     const changedAfter = this.backend.changedAfter?.bind(this.backend);
     if (!changedAfter || this.closed) return undefined;
     const current = await this.backend.currentRevision();
     if (!this.serving) return undefined;
     const generation = this.generation;
-    const target = options.revision || current;
+    const target = revision || current;
     // the cache holds the state of every revision from `this.revision` up to `verified`
     if (target < this.revision) return undefined;
     if (target > Math.max(this.revision, this.verified)) {
@@ -147,7 +157,7 @@ export class Cacher implements Storage {
       this.verified = Math.max(this.verified, current);
       if (target > this.verified) return undefined;
     }
-    return this.cachedList(prefix, options, target);
+    return target;
   }
 
   /** The cached keys under `prefix` (from `options.startKey`, up to `options.limit`) as of `revision`. */
