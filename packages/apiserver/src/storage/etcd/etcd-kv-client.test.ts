@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { EtcdCluster } from '../testing/etcd-cluster';
 import { freePort } from '../testing/free-port';
 import { CompareResult, CompareTarget, EtcdCallError, EtcdKVClient, int64 } from './etcd-kv-client';
@@ -5,8 +6,8 @@ import { CompareResult, CompareTarget, EtcdCallError, EtcdKVClient, int64 } from
 let cluster: EtcdCluster;
 const clients: EtcdKVClient[] = [];
 
-function client(endpoints: string[], timeoutMs = 5000): EtcdKVClient {
-  const c = new EtcdKVClient({ endpoints, timeoutMs });
+function client(endpoints: string[], timeoutMs = 5000, attemptTimeoutMs?: number): EtcdKVClient {
+  const c = new EtcdKVClient({ endpoints, timeoutMs, attemptTimeoutMs });
   clients.push(c);
   return c;
 }
@@ -122,6 +123,45 @@ describe('EtcdKVClient', () => {
       etcd.kill('SIGCONT');
     }
     expect((await kv.range({ key: key('a') })).kvs).toHaveLength(1);
+  });
+
+  test('a retry-safe txn gives up an unanswered attempt and goes on on another member; others wait', async () => {
+    // a member that takes connections and never answers, first in turn
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentURL = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    try {
+      const put = (k: string) => ({
+        compare: [
+          { key: key(k), target: CompareTarget.Create, result: CompareResult.Greater, create_revision: -1 },
+        ],
+        success: [{ request_put: { key: key(k), value: Buffer.from('v') } }],
+        failure: [],
+      });
+      const safe = client([silentURL, ...cluster.endpoints], 5000, 300);
+      let started = Date.now();
+      const answered = await safe.txn(put('resent'), true);
+      expect(answered.succeeded).toBe(true);
+      expect(answered.resent).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // the silent member is skipped for a while: the next call is answered at once, in one attempt
+      started = Date.now();
+      expect((await safe.txn(put('next'), true)).resent).toBe(false);
+      expect(Date.now() - started).toBeLessThan(250);
+
+      // a txn not marked retry-safe waits for its answer until the call's deadline
+      const plain = client([silentURL, ...cluster.endpoints], 1000, 300);
+      started = Date.now();
+      const error = await plain.txn(put('plain')).catch((e: unknown) => e);
+      expect((error as EtcdCallError).message).toContain('deadline exceeded');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+      expect((await plain.range({ key: key('plain') })).kvs).toHaveLength(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
   });
 
   test('a closed client refuses calls', async () => {

@@ -20,6 +20,11 @@ export { EtcdCallError } from './etcd-call-error';
  * another member after a short back-off; an etcd error that asks for a retry (no leader, leader
  * changed, request timed out) is retried without blaming the member. Every call has one deadline
  * across its attempts.
+ *
+ * A write whose repetition is safe (a guarded txn that recognizes its own landed write) also gives
+ * up an attempt that has no answer after `attemptTimeoutMs` and goes on on another member: writes a
+ * member had passed to a leader that then died are answered by etcd only after its own request
+ * timeout (about 7 s), long after a new leader took over.
  */
 
 export interface EtcdKVClientOptions {
@@ -27,6 +32,8 @@ export interface EtcdKVClientOptions {
   endpoints: string[];
   /** Deadline of each call, across its retries. */
   timeoutMs: number;
+  /** How long an attempt of a retry-safe write waits for its answer. Default 2 s. */
+  attemptTimeoutMs?: number;
   /** TLS for `https://` members. */
   tls?: GrpcConnectionOptions['tls'];
 }
@@ -94,6 +101,8 @@ export interface EtcdTxnResponse {
   header: EtcdResponseHeader;
   succeeded: boolean;
   responses: EtcdResponseOp[];
+  /** Set by {@link EtcdKVClient.txn}: sent more than once, so an earlier attempt may have been applied. */
+  resent?: boolean;
 }
 
 export const CompareTarget = { Version: 0, Create: 1, Mod: 2, Value: 3 } as const;
@@ -142,6 +151,8 @@ const MEMBER_BACKOFF_MS = 1000;
 const MAX_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 50;
 const MAX_RETRY_DELAY_MS = 1000;
+/** See {@link EtcdKVClientOptions.attemptTimeoutMs}. */
+const ATTEMPT_TIMEOUT_MS = 2000;
 
 class Member {
   private current: GrpcConnection | undefined;
@@ -177,23 +188,29 @@ export class EtcdKVClient {
 
   range(request: EtcdRangeRequest): Promise<EtcdRangeResponse> {
     const t = types();
-    return this.call('KV/Range', t.RangeRequest, t.RangeResponse, request) as Promise<EtcdRangeResponse>;
+    return this.message('KV/Range', t.RangeRequest, t.RangeResponse, request) as Promise<EtcdRangeResponse>;
   }
 
-  txn(request: EtcdTxnRequest): Promise<EtcdTxnResponse> {
+  /**
+   * A txn. `retrySafe`: applying it twice does no harm and the caller recognizes a first attempt that
+   * landed, so an attempt without an answer is given up after `attemptTimeoutMs` and tried again.
+   * The answer's `resent` tells whether an earlier attempt may have been applied.
+   */
+  async txn(request: EtcdTxnRequest, retrySafe = false): Promise<EtcdTxnResponse> {
     const t = types();
-    return this.call('KV/Txn', t.TxnRequest, t.TxnResponse, request) as Promise<EtcdTxnResponse>;
+    const { message, resent } = await this.call('KV/Txn', t.TxnRequest, t.TxnResponse, request, retrySafe);
+    return Object.assign(message as EtcdTxnResponse, { resent });
   }
 
   async compact(revision: number, physical = false): Promise<void> {
     const t = types();
-    await this.call('KV/Compact', t.CompactionRequest, t.CompactionResponse, { revision, physical });
+    await this.message('KV/Compact', t.CompactionRequest, t.CompactionResponse, { revision, physical });
   }
 
   /** A lease of `ttlSeconds` (etcd may grant a longer one): keys put with its ID go when it expires. */
   async leaseGrant(ttlSeconds: number): Promise<{ ID: Int64; TTL: Int64 }> {
     const t = types();
-    const res = (await this.call('Lease/LeaseGrant', t.LeaseGrantRequest, t.LeaseGrantResponse, {
+    const res = (await this.message('Lease/LeaseGrant', t.LeaseGrantRequest, t.LeaseGrantResponse, {
       TTL: ttlSeconds,
     })) as { ID: Int64; TTL: Int64; error?: string };
     if (res.error) throw new EtcdCallError(`etcd: ${res.error}`, undefined, false, false);
@@ -205,14 +222,27 @@ export class EtcdKVClient {
     for (const m of this.members) m.close();
   }
 
-  private async call(
+  /** The answer of a call (see {@link call}). */
+  private async message(
     method: string,
     requestType: protobuf.Type,
     responseType: protobuf.Type,
     request: object,
   ): Promise<unknown> {
+    return (await this.call(method, requestType, responseType, request)).message;
+  }
+
+  /** A call, with its attempts; `resent`: it took more than one, and an earlier one may have been applied. */
+  private async call(
+    method: string,
+    requestType: protobuf.Type,
+    responseType: protobuf.Type,
+    request: object,
+    retrySafe = false,
+  ): Promise<{ message: unknown; resent: boolean }> {
     if (this.closed) throw new EtcdCallError('etcd client closed', undefined, false, false);
     const deadline = Date.now() + this.options.timeoutMs;
+    const attemptMs = retrySafe ? (this.options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS) : Infinity;
     const body = requestType.encode(request).finish();
     const frame = Buffer.allocUnsafe(5 + body.length);
     frame[0] = 0;
@@ -227,13 +257,19 @@ export class EtcdKVClient {
         if (this.closed) break;
       }
       const member = this.pick();
+      const attemptDeadline = Math.min(deadline, Date.now() + attemptMs);
       try {
-        const answer = await member.connection().unary(`/etcdserverpb.${method}`, frame, deadline);
+        const answer = await member.connection().unary(`/etcdserverpb.${method}`, frame, attemptDeadline);
         member.failedAt = 0;
-        return responseType.decode(answer);
+        return { message: responseType.decode(answer), resent: attempt > 0 };
       } catch (error) {
-        const e =
-          error instanceof EtcdCallError
+        const unanswered =
+          error instanceof EtcdCallError &&
+          error.code === GrpcStatus.DeadlineExceeded &&
+          attemptDeadline < deadline;
+        const e = unanswered
+          ? new EtcdCallError(`${member.url}: no answer within ${attemptMs} ms`, error.code, true, true)
+          : error instanceof EtcdCallError
             ? error
             : new EtcdCallError(`${member.url}: ${(error as Error).message}`, undefined, true, true);
         if (e.memberFailure) member.failedAt = Date.now();

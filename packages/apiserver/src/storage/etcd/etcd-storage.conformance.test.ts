@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Cacher } from '../cacher/cacher';
 import { runStorageConformance } from '../conformance/storage-conformance';
 import { WatchRecorder } from '../conformance/watch-recorder';
@@ -59,6 +60,54 @@ describe('etcd backend', () => {
       revisions.forEach((r, i) => i > 0 && expect(r).toBeGreaterThan(revisions[i - 1]));
     } finally {
       await store.close();
+    }
+  });
+
+  test('a write whose answer is lost is sent again, and finds itself landed instead of failing', async () => {
+    // a proxy to the member that, once deaf, passes requests on but drops the member's answers
+    let deaf = false;
+    const sockets: net.Socket[] = [];
+    const proxy = net.createServer((downstream) => {
+      const target = new URL(cluster.endpoints[0]!);
+      const upstream = net.connect(Number(target.port), target.hostname);
+      sockets.push(downstream, upstream);
+      downstream.on('data', (d) => upstream.write(d));
+      upstream.on('data', (d) => deaf || downstream.write(d));
+      downstream.on('error', () => undefined);
+      upstream.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const direct = new EtcdStorage({ endpoints: cluster.endpoints, compactionIntervalMs: 0 });
+    const store = new EtcdStorage({ endpoints: [proxied, ...cluster.endpoints], compactionIntervalMs: 0 });
+    try {
+      const key = '/registry/lost-answers/a';
+      // calls go to the members in turn: the first through the proxy (its connection now open)
+      await store.get(key);
+      await store.get(key);
+      deaf = true;
+      const before = await direct.currentRevision();
+      const created = await store.create(key, Buffer.from('one'));
+      expect(created).toEqual(await direct.get(key));
+      expect(created.modRevision).toBe(before + 1);
+
+      // the proxy is skipped for a second after its silence; then it takes its turns again
+      deaf = false;
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await store.get(key);
+      await store.get(key);
+      deaf = true;
+      const updated = await store.update(key, Buffer.from('two'), created.modRevision);
+      expect(updated).toEqual(await direct.get(key));
+      // applied once: one revision for the update
+      expect(updated.modRevision).toBe(created.modRevision + 1);
+      expect(updated.createRevision).toBe(created.createRevision);
+      expect(await direct.currentRevision()).toBe(updated.modRevision);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      proxy.close();
+      await store.close();
+      await direct.close();
     }
   });
 

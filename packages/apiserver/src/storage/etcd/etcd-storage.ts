@@ -173,6 +173,7 @@ export class EtcdStorage implements Storage {
       [{ key: k, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
       { request_put: { key: k, value: v, lease } },
       { request_range: { key: k } },
+      true,
     );
     if (!res.succeeded) {
       // A call retried after a lost answer may find its own first attempt applied: the same bytes
@@ -199,8 +200,15 @@ export class EtcdStorage implements Storage {
       [guard(k, expectedModRevision)],
       { request_put: { key: k, value: v, prev_kv: true, lease } },
       { request_range: { key: k } },
+      true,
     );
-    if (!res.succeeded) throw this.failure(key, res, expectedModRevision);
+    if (!res.succeeded) {
+      // a resent call's earlier attempt may have landed: a newer revision with exactly our bytes (an
+      // update, unlike a create, can give bytes another write gave, so only when it was resent)
+      const existing = res.resent ? this.landed(res, v) : undefined;
+      if (existing && existing.modRevision > (expectedModRevision ?? 0)) return existing;
+      throw this.failure(key, res, expectedModRevision);
+    }
     const prev = res.responses[0].response_put?.prev_kv;
     const revision = int64(res.header.revision);
     return { key, value: v, modRevision: revision, createRevision: int64(prev?.create_revision) };
@@ -318,10 +326,11 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  private async txn(compare: EtcdCompare[], success: EtcdRequestOp, fail: EtcdRequestOp) {
+  /** A guarded txn; `retrySafe` for writes that recognize their own landed attempt (see landed). */
+  private async txn(compare: EtcdCompare[], success: EtcdRequestOp, fail: EtcdRequestOp, retrySafe = false) {
     this.assertOpen();
     try {
-      return await this.kv.txn({ compare, success: [success], failure: [fail] });
+      return await this.kv.txn({ compare, success: [success], failure: [fail] }, retrySafe);
     } catch (error) {
       throw fromEtcdError(error);
     }
