@@ -83,6 +83,39 @@ describe('WatchStream', () => {
     expect(rawA).toContain('Transfer-Encoding: chunked');
   });
 
+  test('a watch answered while an earlier answer holds the connection (pipelined) is written after it', async () => {
+    const [first, second] = [accepted(), accepted()];
+    const raw = new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          'GET /watch HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /watch HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      const data: Buffer[] = [];
+      socket.on('data', (d) => data.push(d));
+      socket.on('end', () => resolve(Buffer.concat(data).toString()));
+      socket.on('error', reject);
+    });
+    const a = new WatchStream(await first, json, codec, [], 60);
+    const b = new WatchStream(await second, json, codec, [], 60);
+    const object = (name: string) => ({ kind: 'Pod', metadata: { name } });
+    b.send('ADDED', object('second'));
+    a.send('ADDED', object('first'));
+    await tick();
+    b.end();
+    await tick();
+    a.end();
+    const text = await raw;
+    const answers = text.split(/(?=HTTP\/1\.1 200)/);
+    expect(answers).toHaveLength(2);
+    expect(chunksOf(answers[0]!)).toEqual([
+      JSON.stringify({ type: 'ADDED', object: object('first') }) + '\n',
+    ]);
+    expect(chunksOf(answers[1]!)).toEqual([
+      JSON.stringify({ type: 'ADDED', object: object('second') }) + '\n',
+    ]);
+  });
+
   test('ending the stream writes what was sent in the same turn first', async () => {
     const response = accepted();
     const body = rawGet(port);

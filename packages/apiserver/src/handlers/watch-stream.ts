@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ProtobufCodec } from '@orch/api';
 import type { Negotiated } from '../negotiation/negotiate';
 import { answerJSON } from '../registry/answer-json';
@@ -59,23 +60,32 @@ const keepAliveMs = 30_000;
 let pending: WatchStream[] = [];
 
 /**
- * The frames last joined into one chunk, and that chunk: watchers of the same collection receive the
- * same events in a turn, so the chunk is built once per turn, not once per watcher.
+ * The frames last joined into one HTTP chunk (size line, frames, CRLF), and that chunk: watchers of
+ * the same collection receive the same events in a turn, so the chunk is built once per turn, not
+ * once per watcher, and each watcher's socket is handed that one buffer.
  */
 let joinedFrames: Buffer[] = [];
 let joined: Buffer | undefined;
 
-function join(frames: Buffer[]): Buffer {
-  if (frames.length === 1) return frames[0]!;
+function chunkOf(frames: Buffer[]): Buffer {
   if (
     joined === undefined ||
     frames.length !== joinedFrames.length ||
     frames.some((frame, i) => frame !== joinedFrames[i])
   ) {
-    joined = Buffer.concat(frames);
+    let length = 0;
+    for (const frame of frames) length += frame.length;
+    joined = Buffer.concat([Buffer.from(`${length.toString(16)}\r\n`, 'latin1'), ...frames, crlf]);
     joinedFrames = frames;
   }
   return joined;
+}
+
+const crlf = Buffer.from('\r\n', 'latin1');
+
+/** The frames of a chunk built by {@link chunkOf}, without its framing. */
+function chunkBody(chunk: Buffer): Buffer {
+  return chunk.subarray(chunk.indexOf(crlf) + 2, chunk.length - 2);
 }
 
 function flushPending(): void {
@@ -96,6 +106,12 @@ export class WatchStream {
   private frames: Buffer[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly closeHandlers: (() => void)[] = [];
+  /**
+   * The connection, when the response holds it and its header is written: chunks are then written
+   * to it directly, whole (the response would write each as three buffers, which the TLS layer
+   * copies into one per watcher). The response still ends the stream with the last chunk.
+   */
+  private readonly socket: Socket | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -114,6 +130,7 @@ export class WatchStream {
     if (warnings.length) headers.Warning = warnings.map(warningHeader);
     res.writeHead(200, headers);
     res.flushHeaders();
+    this.socket = res.socket?.writable ? res.socket : undefined;
     res.socket?.setKeepAlive(true, keepAliveMs);
     res.socket?.setNoDelay(true);
     this.timers.push(setTimeout(() => this.end(), timeoutSeconds * 1000));
@@ -145,7 +162,9 @@ export class WatchStream {
     const frames = this.frames;
     this.frames = [];
     if (this.closed || frames.length === 0) return;
-    this.res.write(join(frames));
+    const chunk = chunkOf(frames);
+    if (this.socket) this.socket.write(chunk);
+    else this.res.write(chunkBody(chunk));
   }
 
   /** Registers what to stop when the stream ends (either side). */
