@@ -147,13 +147,7 @@ function daemons(opts, pki) {
     {
       name: 'orch-controller-manager',
       bin: bin('controller-manager', 'orch-controller-manager'),
-      args: [
-        ...daemonArgs('controller-manager', 10257),
-        `--service-account-private-key-file=${pki.files.serviceAccountKey}`,
-        `--root-ca-file=${pki.files.caCert}`,
-        `--cluster-signing-cert-file=${pki.files.caCert}`,
-        `--cluster-signing-key-file=${pki.files.caKey}`,
-      ],
+      args: daemonArgs('controller-manager', 10257),
       ready: 'https://127.0.0.1:10257/healthz',
       nodeOptions: idleOptions,
     },

@@ -24,6 +24,8 @@ export interface ControllerManagerDeps {
   workers(flag: string): number | undefined;
   /** The value of a duration flag in ms, if given. */
   duration(flag: string): number | undefined;
+  /** Whether a flag was given on the command line. */
+  flagGiven(flag: string): boolean;
   logger: ControllerLogger;
   /** --controller-start-interval, in ms. */
   startIntervalMs: number;
@@ -98,6 +100,7 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     },
     workers: (flag) => (flags.has(flag) ? flags.number(flag) : undefined),
     duration: (flag) => (flags.has(flag) ? flags.duration(flag) : undefined),
+    flagGiven: (flag) => flags.changed(flag),
     logger: log,
     startIntervalMs: flags.duration('controller-start-interval'),
     signal: abort.signal,

@@ -78,6 +78,7 @@ describe('starting controllers', () => {
       },
     });
     const notices: string[] = [];
+    const warnings: string[] = [];
     const manager = new ControllerManager({
       controllers: ['deployment', 'replicaset', 'statefulset'],
       informers,
@@ -90,7 +91,9 @@ describe('starting controllers', () => {
           : flag === 'endpoint-updates-batch-period'
             ? 500
             : undefined,
-      logger: { info: (m) => notices.push(m), warning: () => {}, error: () => {} },
+      flagGiven: (flag) =>
+        ['concurrent-statefulset-syncs', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
+      logger: { info: (m) => notices.push(m), warning: (m) => warnings.push(m), error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
         replicaset: fake(
@@ -105,6 +108,11 @@ describe('starting controllers', () => {
     expect(notices).toContain(
       '"statefulset" is enabled but not built into this controller manager yet; skipping',
     );
+    // a given flag of an enabled but unbuilt controller is named; one of a running controller, or of
+    // controllers not enabled, is not
+    expect(warnings).toEqual([
+      '--concurrent-statefulset-syncs has no effect: it configures "statefulset", not built into this controller manager yet',
+    ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([
       ['deployment', 7, 30_000, 0],
       ['replicaset', 1, 0, 500],

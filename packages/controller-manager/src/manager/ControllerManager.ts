@@ -10,6 +10,7 @@ import {
 import type { RestClient, SharedInformerFactory } from '@orch/client';
 import type { EventRecorder } from '@orch/client';
 import { CONTROLLER_REGISTRY } from './controllerRegistry';
+import { ignoredFlags } from './unbuiltControllerFlags';
 
 export interface ControllerManagerOptions {
   /** The --controllers list. */
@@ -26,6 +27,8 @@ export interface ControllerManagerOptions {
   logger: ControllerLogger;
   /** --controller-start-interval, in ms. */
   startIntervalMs?: number;
+  /** Whether a flag was given on the command line. */
+  flagGiven?(flag: string): boolean;
   /** --enable-garbage-collector. */
   enableGarbageCollector?: boolean;
   now?: () => number;
@@ -63,6 +66,11 @@ export class ControllerManager {
     const { run, notBuilt } = ControllerManager.enabled(this.opts.controllers, registry);
     for (const name of notBuilt)
       this.opts.logger.info(`"${name}" is enabled but not built into this controller manager yet; skipping`);
+    for (const { flag, controllers } of ignoredFlags(notBuilt, (f) => this.opts.flagGiven?.(f) ?? false)) {
+      this.opts.logger.warning(
+        `--${flag} has no effect: it configures ${controllers.map((c) => `"${c}"`).join(' and ')}, not built into this controller manager yet`,
+      );
+    }
     return this.group.start(run, async (name) => {
       if (name === 'garbagecollector' && this.opts.enableGarbageCollector === false) {
         this.opts.logger.warning('"garbagecollector" is disabled by --enable-garbage-collector=false');

@@ -1,0 +1,81 @@
+/**
+ * The flags that configure controllers not built into this controller manager yet, by controller
+ * (doc 3's controller manager options). Given while such a controller is enabled, they have no
+ * effect, and the manager says so, naming them.
+ */
+export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  attachdetach: ['attach-detach-reconcile-sync-period', 'disable-attach-detach-reconcile-sync'],
+  csrsigning: [
+    'cluster-signing-cert-file',
+    'cluster-signing-key-file',
+    'experimental-cluster-signing-duration',
+  ],
+  endpointslice: ['concurrent-service-endpoint-syncs', 'max-endpoints-per-slice'],
+  horizontalpodautoscaling: [
+    'horizontal-pod-autoscaler-cpu-initialization-period',
+    'horizontal-pod-autoscaler-downscale-stabilization',
+    'horizontal-pod-autoscaler-initial-readiness-delay',
+    'horizontal-pod-autoscaler-sync-period',
+    'horizontal-pod-autoscaler-tolerance',
+  ],
+  nodeipam: [
+    'allocate-node-cidrs',
+    'cidr-allocator-type',
+    'cluster-cidr',
+    'service-cluster-ip-range',
+    'node-cidr-mask-size',
+  ],
+  nodelifecycle: [
+    'enable-taint-manager',
+    'large-cluster-size-threshold',
+    'node-eviction-rate',
+    'secondary-node-eviction-rate',
+    'unhealthy-zone-threshold',
+    'node-monitor-grace-period',
+    'node-monitor-period',
+    'node-startup-grace-period',
+    'pod-eviction-timeout',
+  ],
+  'persistentvolume-binder': [
+    'pvclaimbinder-sync-period',
+    'enable-dynamic-provisioning',
+    'enable-hostpath-provisioner',
+    'flex-volume-plugin-dir',
+    'pv-recycler-increment-timeout-nfs',
+    'pv-recycler-minimum-timeout-nfs',
+    'pv-recycler-minimum-timeout-hostpath',
+    'pv-recycler-timeout-increment-hostpath',
+    'pv-recycler-pod-template-filepath-nfs',
+    'pv-recycler-pod-template-filepath-hostpath',
+  ],
+  podgc: ['terminated-pod-gc-threshold'],
+  replicationcontroller: ['concurrent_rc_syncs'],
+  resourcequota: ['concurrent-resource-quota-syncs', 'resource-quota-sync-period'],
+  'root-ca-cert-publisher': ['root-ca-file'],
+  route: ['configure-cloud-routes', 'route-reconciliation-period'],
+  service: ['concurrent-service-syncs'],
+  'serviceaccount-token': [
+    'concurrent-serviceaccount-token-syncs',
+    'service-account-private-key-file',
+    'root-ca-file',
+  ],
+  statefulset: ['concurrent-statefulset-syncs'],
+  'ttl-after-finished': ['concurrent-ttl-after-finished-syncs'],
+};
+
+/**
+ * The given flags (`given(flag)`) that only the `notBuilt` controllers read, with those controllers:
+ * what a manager running without them ignores.
+ */
+export function ignoredFlags(
+  notBuilt: readonly string[],
+  given: (flag: string) => boolean,
+): { flag: string; controllers: string[] }[] {
+  const byFlag = new Map<string, string[]>();
+  for (const name of notBuilt) {
+    for (const flag of UNBUILT_CONTROLLER_FLAGS[name] ?? []) {
+      if (given(flag)) byFlag.set(flag, [...(byFlag.get(flag) ?? []), name]);
+    }
+  }
+  return [...byFlag].map(([flag, controllers]) => ({ flag, controllers }));
+}
