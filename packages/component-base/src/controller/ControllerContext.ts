@@ -44,6 +44,10 @@ export interface ControllerDescriptor {
   syncPeriodFlag?: string;
   /** The duration flag giving the controller's batching delay (see ControllerContext.batchPeriodMs). */
   batchPeriodFlag?: string;
+  /** A boolean flag that, given as false, keeps the controller from running though it is enabled. */
+  enabledFlag?: string;
+  /** The source component of the controller's events; `<name>-controller` unless given. */
+  eventComponent?: string;
   /** Registers informers and handlers and starts the workers once the caches have synced. */
   start(ctx: ControllerContext): RunningController;
 }

@@ -26,6 +26,8 @@ export interface ControllerManagerDeps {
   duration(flag: string): number | undefined;
   /** Whether a flag was given on the command line. */
   flagGiven(flag: string): boolean;
+  /** The value of a boolean flag. */
+  bool(flag: string): boolean | undefined;
   logger: ControllerLogger;
   /** --controller-start-interval, in ms. */
   startIntervalMs: number;
@@ -101,6 +103,7 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     workers: (flag) => (flags.has(flag) ? flags.number(flag) : undefined),
     duration: (flag) => (flags.has(flag) ? flags.duration(flag) : undefined),
     flagGiven: (flag) => flags.changed(flag),
+    bool: (flag) => (flags.has(flag) ? flags.bool(flag) : undefined),
     logger: log,
     startIntervalMs: flags.duration('controller-start-interval'),
     signal: abort.signal,

@@ -8,6 +8,7 @@ import {
   type ParsedFlags,
 } from '@orch/component-base';
 import { ControllerManager } from '../manager/ControllerManager';
+import { CONTROLLER_REGISTRY } from '../manager/controllerRegistry';
 
 export const COMPONENT_NAME = 'orch-controller-manager';
 
@@ -29,15 +30,7 @@ export async function runControllerManager(
   return runControllerManagerDaemon(daemon, {
     ...options,
     name: COMPONENT_NAME,
-    eventComponent: (name) =>
-      name === 'garbagecollector' ? 'garbage-collector-controller' : `${name}-controller`,
-    create: (deps) =>
-      new ControllerManager({
-        ...deps,
-        controllers: flags.strings('controllers'),
-        enableGarbageCollector: flags.has('enable-garbage-collector')
-          ? flags.bool('enable-garbage-collector')
-          : true,
-      }),
+    eventComponent: (name) => CONTROLLER_REGISTRY[name]?.eventComponent ?? `${name}-controller`,
+    create: (deps) => new ControllerManager({ ...deps, controllers: flags.strings('controllers') }),
   });
 }

@@ -80,11 +80,12 @@ describe('starting controllers', () => {
     const notices: string[] = [];
     const warnings: string[] = [];
     const manager = new ControllerManager({
-      controllers: ['deployment', 'replicaset', 'statefulset'],
+      controllers: ['deployment', 'replicaset', 'statefulset', 'garbagecollector'],
       informers,
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
       workers: (flag) => (flag === 'concurrent-deployment-syncs' ? 7 : undefined),
+      bool: (flag) => (flag === 'enable-collecting' ? false : undefined),
       duration: (flag) =>
         flag === 'deployment-controller-sync-period'
           ? 30_000
@@ -102,6 +103,8 @@ describe('starting controllers', () => {
           undefined,
           'endpoint-updates-batch-period',
         ),
+        // enabled, but its enabledFlag is given as false
+        garbagecollector: { ...fake('garbagecollector'), enabledFlag: 'enable-collecting' },
       },
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
@@ -112,6 +115,7 @@ describe('starting controllers', () => {
     // controllers not enabled, is not
     expect(warnings).toEqual([
       '--concurrent-statefulset-syncs has no effect: it configures "statefulset", not built into this controller manager yet',
+      '"garbagecollector" is disabled by --enable-collecting=false',
     ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([
       ['deployment', 7, 30_000, 0],

@@ -29,8 +29,8 @@ export interface ControllerManagerOptions {
   startIntervalMs?: number;
   /** Whether a flag was given on the command line. */
   flagGiven?(flag: string): boolean;
-  /** --enable-garbage-collector. */
-  enableGarbageCollector?: boolean;
+  /** The value of a boolean flag (a controller's enabledFlag). */
+  bool?(flag: string): boolean | undefined;
   now?: () => number;
   registry?: Readonly<Record<string, ControllerDescriptor>>;
   signal?: AbortSignal;
@@ -72,11 +72,11 @@ export class ControllerManager {
       );
     }
     return this.group.start(run, async (name) => {
-      if (name === 'garbagecollector' && this.opts.enableGarbageCollector === false) {
-        this.opts.logger.warning('"garbagecollector" is disabled by --enable-garbage-collector=false');
+      const descriptor = registry[name]!;
+      if (descriptor.enabledFlag && this.opts.bool?.(descriptor.enabledFlag) === false) {
+        this.opts.logger.warning(`"${name}" is disabled by --${descriptor.enabledFlag}=false`);
         return undefined;
       }
-      const descriptor = registry[name]!;
       const client = await this.opts.clientFor(name);
       const workers =
         (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) ||

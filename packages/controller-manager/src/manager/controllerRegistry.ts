@@ -26,7 +26,12 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
-  garbagecollector: { concurrencyFlag: 'concurrent-gc-syncs', start: (ctx) => new GarbageCollector(ctx) },
+  garbagecollector: {
+    concurrencyFlag: 'concurrent-gc-syncs',
+    enabledFlag: 'enable-garbage-collector',
+    eventComponent: 'garbage-collector-controller',
+    start: (ctx) => new GarbageCollector(ctx),
+  },
   namespace: {
     concurrencyFlag: 'concurrent-namespace-syncs',
     syncPeriodFlag: 'namespace-sync-period',
