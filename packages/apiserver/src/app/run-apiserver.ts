@@ -47,7 +47,7 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     serviceClusterIPRange: options.serviceClusterIPRange,
     serviceNodePortRange: options.serviceNodePortRange,
     timeToLive: { 'event-ttl': options.eventTTLSeconds },
-    responseCompression: ctx.featureGates.enabled('APIResponseCompression'),
+    featureGates: ctx.featureGates,
   });
   // the system namespaces and policy exist, and requests are authenticated, before the port opens
   await server.bootstrap();

@@ -16,7 +16,7 @@ import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '.
 import { parseListOptions } from '../registry/list-options';
 import { clone, type ApiObject } from '../registry/object';
 import { answerJSON } from '../registry/answer-json';
-import type { RequestInfo } from '../request/request-info';
+import { isMutatingVerb, type RequestInfo } from '../request/request-info';
 import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
 import {
   parseDeleteOptions,
@@ -46,8 +46,8 @@ export interface ResourceContext {
   codec: ProtobufCodec;
   /** See APIServerConfig.minRequestTimeoutSeconds. */
   minRequestTimeoutSeconds: number;
-  /** See APIServerConfig.responseCompression. */
-  responseCompression: boolean;
+  /** The feature gates (see APIServerConfig.featureGates). */
+  features: { enabled(name: string): boolean };
   storeFor(mapping: RESTMapping): GenericStore;
   /** The handler of a virtual kind (reviews), by `<group>/<plural>`. */
   virtualHandler(group: string, resource: string): VirtualHandler | undefined;
@@ -79,6 +79,8 @@ export class ResourceHandler {
       : mapping.gvk.version;
     const pretty = req.query.get('pretty') === 'true';
     const warnings: string[] = [];
+    if (isMutatingVerb(info.verb) && req.query.has('dryRun') && !this.ctx.features.enabled('DryRun'))
+      throw statusErrors.badRequest('the dryRun beta feature is disabled');
     if (decl.virtual) {
       await this.virtual(req, res, decl, apiVersion, warnings, pretty);
       return;
@@ -109,7 +111,13 @@ export class ResourceHandler {
         return;
       }
       case 'list': {
-        const list = await store.list(scope(), parseListOptions(req.query));
+        const options = parseListOptions(req.query);
+        if (!this.ctx.features.enabled('APIListChunking')) {
+          options.limit = 0;
+          options.continue = undefined;
+        }
+        const list = await store.list(scope(), options);
+        if (!this.ctx.features.enabled('RemainingItemCount')) delete list.metadata.remainingItemCount;
         this.sendList(req, res, list, decl, warnings, pretty);
         return;
       }
@@ -769,7 +777,7 @@ export class ResourceHandler {
   /** Whether the answer is gzipped: large, asked for, and the APIResponseCompression gate on. */
   private compresses(res: ServerResponse, length: number): boolean {
     return (
-      this.ctx.responseCompression &&
+      this.ctx.features.enabled('APIResponseCompression') &&
       length >= gzipThresholdBytes &&
       acceptsGzip(res.req?.headers['accept-encoding'])
     );

@@ -26,6 +26,13 @@ function isWatchParam(query: URLSearchParams): boolean {
 }
 
 /** Parses a request; never throws. */
+const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** Whether a request of this verb writes (Kubernetes' mutating verbs). */
+export function isMutatingVerb(verb: string): boolean {
+  return mutatingVerbs.has(verb);
+}
+
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,

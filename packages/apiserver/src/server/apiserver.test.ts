@@ -1,4 +1,5 @@
 import https from 'node:https';
+import { DEFAULT_FEATURE_GATES, FeatureGate } from '@orch/component-base';
 import { gunzipSync } from 'node:zlib';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 import { httpsRequest } from '../testing/https-request';
@@ -308,12 +309,58 @@ describe('orch-apiserver resource API', () => {
   });
 });
 
-describe('APIServer with the APIResponseCompression gate off', () => {
+/** The default feature gates with `values` set, as --feature-gates sets them. */
+function gates(values: Record<string, boolean>): FeatureGate {
+  const g = new FeatureGate(DEFAULT_FEATURE_GATES);
+  expect(g.set(values)).toEqual([]);
+  return g;
+}
+
+describe('APIServer with the APIResponseCompression, RemainingItemCount and DryRun gates off', () => {
   let s: TestAPIServer;
   beforeAll(async () => {
-    s = await startTestAPIServer({ admissionPlugins: [], responseCompression: false });
+    s = await startTestAPIServer({
+      admissionPlugins: [],
+      featureGates: gates({ APIResponseCompression: false, RemainingItemCount: false, DryRun: false }),
+    });
   });
   afterAll(() => s.close());
+
+  it('refuses dry runs of every write, as Kubernetes does with the gate off, and does the others', async () => {
+    const path = '/api/v1/namespaces/orch-public/configmaps';
+    const write = (method: string, url: string, body?: unknown, type?: string) =>
+      httpsRequest(`${s.url}${url}`, {
+        ca: s.ca,
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: type ? { 'Content-Type': type } : {},
+      });
+    expect((await write('POST', path, { metadata: { name: 'kept' } })).status).toBe(201);
+    for (const [method, url, body, type] of [
+      ['POST', `${path}?dryRun=All`, { metadata: { name: 'dry' } }],
+      ['PATCH', `${path}/kept?dryRun=All`, { data: { a: '1' } }, 'application/merge-patch+json'],
+      ['DELETE', `${path}/kept?dryRun=All`],
+    ] as [string, string, unknown?, string?][]) {
+      const res = await write(method, url, body, type);
+      expect({ method, status: res.status, message: res.json.message, reason: res.json.reason }).toEqual({
+        method,
+        status: 400,
+        message: 'the dryRun beta feature is disabled',
+        reason: 'BadRequest',
+      });
+    }
+    expect((await write('GET', `${path}/kept?dryRun=All`)).status).toBe(200);
+  });
+
+  it('lists in chunks without remainingItemCount', async () => {
+    const path = '/api/v1/namespaces/default/secrets';
+    for (const name of ['a', 'b', 'c'])
+      await httpsRequest(`${s.url}${path}`, { ca: s.ca, method: 'POST', body: { metadata: { name } } });
+    const page = (await httpsRequest(`${s.url}${path}?limit=1`, { ca: s.ca })).json;
+    expect(page.items).toHaveLength(1);
+    expect(page.metadata.continue).toBeTruthy();
+    expect(page.metadata).not.toHaveProperty('remainingItemCount');
+  });
 
   it('answers in plain bytes even to a client that accepts gzip', async () => {
     const path = '/api/v1/namespaces/default/configmaps';
@@ -329,5 +376,23 @@ describe('APIServer with the APIResponseCompression gate off', () => {
     expect(list.body.length).toBeGreaterThan(128 * 1024);
     expect(list.headers['content-encoding']).toBeUndefined();
     expect(list.json.items).toHaveLength(40);
+  });
+});
+
+describe('APIServer with the APIListChunking gate off', () => {
+  let s: TestAPIServer;
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [], featureGates: gates({ APIListChunking: false }) });
+  });
+  afterAll(() => s.close());
+
+  it('answers a list whole, ignoring limit and continue', async () => {
+    const path = '/api/v1/namespaces/default/secrets';
+    for (const name of ['a', 'b', 'c'])
+      await httpsRequest(`${s.url}${path}`, { ca: s.ca, method: 'POST', body: { metadata: { name } } });
+    const list = (await httpsRequest(`${s.url}${path}?limit=1&continue=bogus`, { ca: s.ca })).json;
+    expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(list.metadata).not.toHaveProperty('continue');
+    expect(list.metadata).not.toHaveProperty('remainingItemCount');
   });
 });

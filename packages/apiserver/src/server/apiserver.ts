@@ -27,9 +27,16 @@ import { GenericStore } from '../registry/generic-store';
 import { strategyFor } from '../registry/strategies';
 import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator';
 import { ServiceStorage } from '../registry/strategies/service-storage';
-import { parseRequestInfo, type RequestInfo } from '../request/request-info';
+import { isMutatingVerb, parseRequestInfo, type RequestInfo } from '../request/request-info';
 import type { Storage } from '../storage/storage';
-import { sniCallback, tlsServerTuning, type NamedCertKey, type VersionInfo } from '@orch/component-base';
+import {
+  DEFAULT_FEATURE_GATES,
+  FeatureGate,
+  sniCallback,
+  tlsServerTuning,
+  type NamedCertKey,
+  type VersionInfo,
+} from '@orch/component-base';
 import { defaultTimeToLive } from './time-to-live';
 import { InflightLimiter } from './inflight-limiter';
 import { readBody } from './read-body';
@@ -92,10 +99,11 @@ export interface APIServerConfig {
    */
   timeToLive?: { 'event-ttl'?: number };
   /**
-   * Large answers are gzipped for clients that accept it (the APIResponseCompression feature gate;
-   * on when omitted, as the gate's default).
+   * The feature gates (--feature-gates); their defaults when omitted. The server asks
+   * APIResponseCompression (large answers gzipped for clients that accept it), APIListChunking
+   * (limit and continue honoured), RemainingItemCount and DryRun.
    */
-  responseCompression?: boolean;
+  featureGates?: Pick<FeatureGate, 'enabled'>;
 }
 
 /** Resolves once `work` is done or found the object already there (409). */
@@ -121,7 +129,6 @@ function endpointIP(advertised: string): string | undefined {
 /** Namespaces every cluster has. */
 export const bootstrapNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
 
-const mutatingVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /** orch-apiserver: the HTTPS resource API over one storage backend. */
 export class APIServer {
@@ -194,7 +201,7 @@ export class APIServer {
       mapper: this.mapper,
       codec: this.codec,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds ?? 1800,
-      responseCompression: config.responseCompression ?? true,
+      features: config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES),
       storeFor: (m) => this.storeFor(m),
       virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
     });
@@ -416,7 +423,7 @@ export class APIServer {
       const user = await this.authenticate(req);
       await this.authorize(user, info);
       if (info.isResourceRequest && info.verb !== 'watch')
-        release = this.inflight.acquire(mutatingVerbs.has(info.verb));
+        release = this.inflight.acquire(isMutatingVerb(info.verb));
       if (!info.isResourceRequest) {
         this.nonResource(req, res, info, url);
         return;
@@ -467,7 +474,7 @@ export class APIServer {
       info.verb === 'watch'
         ? undefined
         : m.child(`latency\0${key}`, () => m.latency.labels(labels)).startTimer();
-    const kind = mutatingVerbs.has(info.verb) ? 'mutating' : 'readOnly';
+    const kind = isMutatingVerb(info.verb) ? 'mutating' : 'readOnly';
     const gauge =
       info.verb === 'watch'
         ? m.child(`watchers\0${info.apiGroup}\0${info.apiVersion}\0${info.resource}`, () =>
