@@ -413,6 +413,8 @@ export class ResourceHandler {
         metadata: {
           name: obj.metadata.name,
           namespace: obj.metadata.namespace,
+          // the scale subresource's own path, when the object carries its self link
+          selfLink: obj.metadata.selfLink && `${obj.metadata.selfLink}/scale`,
           uid: obj.metadata.uid,
           resourceVersion: obj.metadata.resourceVersion,
           creationTimestamp: obj.metadata.creationTimestamp,

@@ -111,6 +111,11 @@ const conflictMessage =
 export interface GenericStoreOptions {
   /** Objects are deleted this many seconds after their last write (0 or absent: kept). */
   ttlSeconds?: number;
+  /**
+   * The objects answered carry `metadata.selfLink`, their path at the version asked for (the
+   * RemoveSelfLink feature gate off, its default). Default false.
+   */
+  selfLinks?: boolean;
 }
 
 /**
@@ -125,6 +130,7 @@ export class GenericStore {
 
   /** What every write passes to storage: the kind's time to live, if it has one. */
   private readonly writeOptions: StorageWriteOptions | undefined;
+  private readonly selfLinks: boolean;
 
   constructor(
     readonly storage: Storage,
@@ -135,6 +141,7 @@ export class GenericStore {
     this.declaration = strategy.declaration;
     // every write sets the time anew: an object lasts that long after its last change (Kubernetes' TTLFunc)
     if (options.ttlSeconds) this.writeOptions = { ttlSeconds: options.ttlSeconds };
+    this.selfLinks = options.selfLinks ?? false;
     this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
     this.qualified = { group: this.declaration.group, resource: this.declaration.plural };
   }
@@ -158,8 +165,19 @@ export class GenericStore {
     this.strategy.compiled.default(obj);
     obj.apiVersion = apiVersion;
     obj.kind = this.declaration.kind;
+    // after the stored fields, as an answer put together from a write's encoding has them (see stored)
+    this.link(obj, apiVersion);
     obj.metadata.resourceVersion = String(kv.modRevision);
     return obj;
+  }
+
+  /** Sets `metadata.selfLink` (when this store answers with self links): the object's path at `apiVersion`. */
+  private link(obj: ApiObject, apiVersion: string): void {
+    if (!this.selfLinks) return;
+    const m = obj.metadata;
+    const root = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const namespace = this.declaration.namespaced ? `/namespaces/${m.namespace ?? ''}` : '';
+    m.selfLink = `${root}${namespace}/${this.declaration.plural}/${m.name ?? ''}`;
   }
 
   /** Objects decoded for lists and watches, by stored KV and apiVersion: see {@link listed}. */
@@ -268,13 +286,16 @@ export class GenericStore {
     const m = obj.metadata;
     delete m.selfLink;
     delete m.resourceVersion;
+    this.link(obj, apiVersion);
     m.resourceVersion = String(kv.modRevision);
     if (kindUnchanged) {
-      // JSON.stringify(obj): the stored fields with the answer's apiVersion and resourceVersion last
+      // JSON.stringify(obj): the stored fields with the answer's apiVersion, and selfLink and
+      // resourceVersion last
       const parts = encoded.parts.slice();
       parts[encoded.apiVersionAt] = `"apiVersion":${JSON.stringify(apiVersion)}`;
       const meta = encoded.metadata;
-      const rv = `"resourceVersion":${JSON.stringify(m.resourceVersion)}}`;
+      const link = m.selfLink === undefined ? '' : `"selfLink":${JSON.stringify(m.selfLink)},`;
+      const rv = `${link}"resourceVersion":${JSON.stringify(m.resourceVersion)}}`;
       parts[encoded.metadataAt] = `"metadata":${meta === '{}' ? `{${rv}` : `${meta.slice(0, -1)},${rv}`}`;
       setAnswerJSON(obj, Buffer.from(`{${parts.join(',')}}\n`));
     }
@@ -433,6 +454,7 @@ export class GenericStore {
     const key = this.key(m.namespace ?? '', m.name!);
     if (scope.dryRun) {
       if (await this.storage.get(key)) throw statusErrors.alreadyExists(this.qualified, m.name!);
+      this.link(obj, scope.apiVersion);
       return obj;
     }
     try {
@@ -827,6 +849,7 @@ export class GenericStore {
     const errors = this.strategy.validateUpdate(obj, current, subresource);
     if (errors.length) throw this.invalid(name, errors);
     await this.admission.validate(attributes);
+    this.link(obj, scope.apiVersion);
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(obj, current)) {
       // nothing to write: true of the stored object only if the copy is current

@@ -15,6 +15,41 @@ describe('orch-apiserver resource API', () => {
   });
   afterAll(() => s.close());
 
+  it('answers objects with their selfLink at the version asked for: create, get, list, watch, scale', async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const body = {
+      metadata: { name: 'linked', selfLink: '/not/kept' },
+      spec: {
+        selector: { matchLabels: { app: 'l' } },
+        template: { metadata: { labels: { app: 'l' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
+    const watch = req(`${deployments}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dlinked`);
+    await new Promise((r) => setTimeout(r, 200));
+    const created = await req(deployments, { method: 'POST', body });
+    expect(created.status).toBe(201);
+    const link = `${deployments}/linked`;
+    expect(created.json.metadata.selfLink).toBe(link);
+    expect((await req(`${deployments}/linked`)).json.metadata.selfLink).toBe(link);
+    expect((await req(deployments)).json.items[0].metadata.selfLink).toBe(link);
+    expect((await req(`${deployments}/linked/scale`)).json.metadata.selfLink).toBe(`${link}/scale`);
+    const events = (await watch).body
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events[0].object.metadata.selfLink).toBe(link);
+    // cluster-scoped, core group; and a server-side dry run
+    expect((await req('/api/v1/namespaces/default')).json.metadata.selfLink).toBe(
+      '/api/v1/namespaces/default',
+    );
+    const dry = await req(`${cms}?dryRun=All`, { method: 'POST', body: { metadata: { name: 'dry' } } });
+    expect(dry.json.metadata.selfLink).toBe(`${cms}/dry`);
+    // never stored: storage holds the object without it
+    const stored = await s.server.storage.get('/registry/apps/deployments/default/linked');
+    expect(JSON.parse(stored!.value.toString()).metadata).not.toHaveProperty('selfLink');
+  });
+
   it('creates, reads, replaces and deletes an object with Kubernetes status codes', async () => {
     const created = await req(cms, {
       method: 'POST',
@@ -316,12 +351,17 @@ function gates(values: Record<string, boolean>): FeatureGate {
   return g;
 }
 
-describe('APIServer with the APIResponseCompression, RemainingItemCount and DryRun gates off', () => {
+describe('APIServer with the APIResponseCompression, RemainingItemCount and DryRun gates off, RemoveSelfLink on', () => {
   let s: TestAPIServer;
   beforeAll(async () => {
     s = await startTestAPIServer({
       admissionPlugins: [],
-      featureGates: gates({ APIResponseCompression: false, RemainingItemCount: false, DryRun: false }),
+      featureGates: gates({
+        APIResponseCompression: false,
+        RemainingItemCount: false,
+        DryRun: false,
+        RemoveSelfLink: true,
+      }),
     });
   });
   afterAll(() => s.close());
@@ -360,6 +400,10 @@ describe('APIServer with the APIResponseCompression, RemainingItemCount and DryR
     expect(page.items).toHaveLength(1);
     expect(page.metadata.continue).toBeTruthy();
     expect(page.metadata).not.toHaveProperty('remainingItemCount');
+    // and its objects without selfLink
+    expect(page.items[0].metadata).not.toHaveProperty('selfLink');
+    const got = await httpsRequest(`${s.url}${path}/a`, { ca: s.ca });
+    expect(got.json.metadata).not.toHaveProperty('selfLink');
   });
 
   it('answers in plain bytes even to a client that accepts gzip', async () => {

@@ -101,7 +101,7 @@ export interface APIServerConfig {
   /**
    * The feature gates (--feature-gates); their defaults when omitted. The server asks
    * APIResponseCompression (large answers gzipped for clients that accept it), APIListChunking
-   * (limit and continue honoured), RemainingItemCount and DryRun.
+   * (limit and continue honoured), RemainingItemCount, DryRun and RemoveSelfLink.
    */
   featureGates?: Pick<FeatureGate, 'enabled'>;
 }
@@ -129,7 +129,6 @@ function endpointIP(advertised: string): string | undefined {
 /** Namespaces every cluster has. */
 export const bootstrapNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
 
-
 /** orch-apiserver: the HTTPS resource API over one storage backend. */
 export class APIServer {
   readonly mapper: RESTMapper;
@@ -138,6 +137,8 @@ export class APIServer {
   /** The watch cache of each resource, by `<group>/<resource>`. */
   private readonly cachers = new Map<string, Cacher>();
   private readonly resources: ResourceHandler;
+  /** Objects are answered with metadata.selfLink (the RemoveSelfLink gate off). */
+  private readonly selfLinks: boolean;
   private readonly discovery: Discovery;
   private readonly inflight: InflightLimiter;
   private server?: https.Server;
@@ -197,11 +198,13 @@ export class APIServer {
     this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);
+    const features = config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES);
+    this.selfLinks = !features.enabled('RemoveSelfLink');
     this.resources = new ResourceHandler({
       mapper: this.mapper,
       codec: this.codec,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds ?? 1800,
-      features: config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES),
+      features,
       storeFor: (m) => this.storeFor(m),
       virtualHandler: (group, resource) => this.virtualHandlers.get(`${group}/${resource}`),
     });
@@ -225,6 +228,7 @@ export class APIServer {
       const storage = this.cachers.get(key) ?? this.storage;
       store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission, {
         ttlSeconds: this.timeToLive(mapping.declaration),
+        selfLinks: this.selfLinks,
       });
       this.stores.set(key, store);
     }
@@ -323,6 +327,7 @@ export class APIServer {
         new ServiceStorage(this.cachers.get(key) ?? this.storage, allocator),
         strategyFor(services.declaration),
         this.admission,
+        { selfLinks: this.selfLinks },
       ),
     );
     this.kubernetesServiceIP = allocator.firstIP();
