@@ -114,7 +114,6 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
   }
   for (const name of [
     'client-ca-file',
-    'requestheader-client-ca-file',
     'token-auth-file',
     'service-account-signing-key-file',
     'tls-cert-file',
@@ -126,6 +125,7 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     const file = flags.string(name);
     if (file) readFlagFile(file, name);
   }
+  // read once, and parsed: it must hold certificates
   const requestHeaderCA = flags.string('requestheader-client-ca-file');
   if (requestHeaderCA) {
     const pem = readFlagFile(requestHeaderCA, 'requestheader-client-ca-file');
