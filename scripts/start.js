@@ -128,14 +128,9 @@ function daemons(opts, pki) {
       ? [`--embedded-storage-dir=${path.join(opts.dataDir, 'data')}`]
       : [`--etcd-servers=${opts.etcdServers}`]),
   ];
-  const daemonArgs = (name, port) => [
-    `--kubeconfig=${pki.kubeconfigs[name]}`,
-    `--authentication-kubeconfig=${pki.kubeconfigs[name]}`,
-    `--authorization-kubeconfig=${pki.kubeconfigs[name]}`,
-    '--bind-address=127.0.0.1',
-    `--secure-port=${port}`,
-    `--cert-dir=${path.join(opts.dataDir, 'pki', name)}`,
-  ];
+  const { loopbackDaemonArgs } = require('../packages/component-base/dist/server/loopbackDaemonArgs');
+  const daemonArgs = (name, port) =>
+    loopbackDaemonArgs(pki.kubeconfigs[name], port, path.join(opts.dataDir, 'pki', name));
   return [
     {
       name: 'orch-apiserver',

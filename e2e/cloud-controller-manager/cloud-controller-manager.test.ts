@@ -16,6 +16,7 @@ import {
   type APIServerProcess,
   type DaemonProcess,
 } from '@orch/apiserver';
+import { loopbackDaemonArgs } from '@orch/component-base';
 import {
   AnnotationLock,
   clientFor,
@@ -146,13 +147,8 @@ describe('orch-cloud-controller-manager against orch-apiserver', () => {
       'orch-cloud-controller-manager',
       BIN,
       [
-        `--kubeconfig=${kubeconfig}`,
-        `--authentication-kubeconfig=${kubeconfig}`,
-        `--authorization-kubeconfig=${kubeconfig}`,
+        ...loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', 'ccm')),
         `--client-ca-file=${api.pki.files.caCert}`,
-        '--bind-address=127.0.0.1',
-        `--secure-port=${port}`,
-        `--cert-dir=${join(api.dataDir, 'pki', 'ccm')}`,
         '--cloud-provider=local',
         `--cloud-config=${configFile}`,
         '--allocate-node-cidrs=true',

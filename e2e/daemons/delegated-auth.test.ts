@@ -12,6 +12,7 @@ import {
   type APIServerProcess,
   type DaemonProcess,
 } from '@orch/apiserver';
+import { loopbackDaemonArgs } from '@orch/component-base';
 
 jest.setTimeout(90_000);
 
@@ -35,45 +36,26 @@ describe.each([
     api = await startAPIServerProcess({ args: [`--token-auth-file=${tokens}`] });
     const admin = { ca: api.pki.ca, cert: api.pki.admin.cert, key: api.pki.admin.key };
     const rbac = `${api.url}/apis/rbac.authorization.k8s.io/v1`;
-    expect(
-      (
-        await httpsRequest(`${rbac}/clusterroles`, {
-          ...admin,
-          method: 'POST',
-          body: {
-            metadata: { name: 'metrics-reader' },
-            rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
-          },
-        })
-      ).status,
-    ).toBe(201);
-    expect(
-      (
-        await httpsRequest(`${rbac}/clusterrolebindings`, {
-          ...admin,
-          method: 'POST',
-          body: {
-            metadata: { name: 'metrics-reader' },
-            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
-            subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'metrics-reader' }],
-          },
-        })
-      ).status,
-    ).toBe(201);
+    const create = async (resource: string, body: object) =>
+      expect((await httpsRequest(`${rbac}/${resource}`, { ...admin, method: 'POST', body })).status).toBe(
+        201,
+      );
+    await create('clusterroles', {
+      metadata: { name: 'metrics-reader' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    });
+    await create('clusterrolebindings', {
+      metadata: { name: 'metrics-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'metrics-reader' }],
+    });
     port = await freePort();
     const kubeconfig = api.pki.kubeconfigs[identity]!;
     // no --client-ca-file: the client CA comes from extension-apiserver-authentication
     daemon = startDaemon(
       bin,
       daemonBin(pkg, bin),
-      [
-        `--kubeconfig=${kubeconfig}`,
-        `--authentication-kubeconfig=${kubeconfig}`,
-        `--authorization-kubeconfig=${kubeconfig}`,
-        '--bind-address=127.0.0.1',
-        `--secure-port=${port}`,
-        `--cert-dir=${join(api.dataDir, 'pki', pkg)}`,
-      ],
+      loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', pkg)),
       join(api.dataDir, 'logs'),
     );
     await eventually(async () => {

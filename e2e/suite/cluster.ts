@@ -8,6 +8,7 @@ import {
   type APIServerProcess,
   type DaemonProcess,
 } from '@orch/apiserver';
+import { loopbackDaemonArgs } from '@orch/component-base';
 
 /** Leader election timings short enough for a test to watch a takeover. */
 export const leaderElection = { leaseSeconds: 4, renewSeconds: 3, retrySeconds: 0.5 };
@@ -43,15 +44,7 @@ export async function startSuite(options: { etcd?: boolean; nodes?: number } = {
     return startDaemon(
       name,
       daemonBin(kind, `orch-${kind}`),
-      [
-        `--kubeconfig=${kubeconfig}`,
-        `--authentication-kubeconfig=${kubeconfig}`,
-        `--authorization-kubeconfig=${kubeconfig}`,
-        '--bind-address=127.0.0.1',
-        `--secure-port=${port}`,
-        `--cert-dir=${join(api.dataDir, 'pki', name)}`,
-        ...le,
-      ],
+      [...loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', name)), ...le],
       logs,
     );
   };

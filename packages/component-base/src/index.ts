@@ -126,6 +126,7 @@ export {
 } from './server/delegatedAuth';
 export { failureStatus, type StatusBody } from './server/status';
 export { cpuProfile, heapSnapshot } from './server/profiling';
+export { loopbackDaemonArgs } from './server/loopbackDaemonArgs';
 
 // Version.
 export { version, versionText, type VersionInfo } from './version/version';
