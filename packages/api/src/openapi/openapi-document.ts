@@ -10,6 +10,11 @@ export interface OpenAPIInfo {
   version: string;
 }
 
+export interface OpenAPIOptions {
+  /** PATCH operations consume apply patches (the server serves server-side apply). Default true. */
+  applyPatch?: boolean;
+}
+
 const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
@@ -113,8 +118,16 @@ function operationGroup(group: string, version: string): string {
 export class OpenAPIBuilder {
   private readonly converter: SchemaConverter;
   private readonly paths: Record<string, Record<string, unknown>> = {};
+  private readonly patchTypes: string[];
 
-  constructor(private readonly dialect: OpenAPIDialect) {
+  constructor(
+    private readonly dialect: OpenAPIDialect,
+    options: OpenAPIOptions = {},
+  ) {
+    this.patchTypes =
+      options.applyPatch === false
+        ? patchTypes.filter((t) => t !== 'application/apply-patch+yaml')
+        : patchTypes;
     this.converter = new SchemaConverter(dialect);
     for (const s of [StatusSchema, DeleteOptionsSchema, WatchEventSchema, ListMetaSchema])
       this.converter.define(s);
@@ -274,7 +287,7 @@ export class OpenAPIBuilder {
         ref(rootName),
         [...writeParams, params.force],
         { type: 'object' },
-        patchTypes,
+        this.patchTypes,
       );
     if (verbs.has('delete'))
       item.delete = op(
@@ -305,7 +318,7 @@ export class OpenAPIBuilder {
           ref(rootName),
           [...writeParams, params.force],
           { type: 'object' },
-          patchTypes,
+          this.patchTypes,
         ),
       };
     }
@@ -347,15 +360,23 @@ export class OpenAPIBuilder {
 }
 
 /** The OpenAPI v2 document of every served resource. */
-export function buildOpenAPIv2(mappings: readonly RESTMapping[], info: OpenAPIInfo): Record<string, unknown> {
-  const b = new OpenAPIBuilder('v2');
+export function buildOpenAPIv2(
+  mappings: readonly RESTMapping[],
+  info: OpenAPIInfo,
+  options?: OpenAPIOptions,
+): Record<string, unknown> {
+  const b = new OpenAPIBuilder('v2', options);
   for (const m of mappings) b.add(m);
   return b.build(info);
 }
 
 /** The OpenAPI v3 document of one group/version (`api/v1`, `apis/apps/v1`). */
-export function buildOpenAPIv3(mappings: readonly RESTMapping[], info: OpenAPIInfo): Record<string, unknown> {
-  const b = new OpenAPIBuilder('v3');
+export function buildOpenAPIv3(
+  mappings: readonly RESTMapping[],
+  info: OpenAPIInfo,
+  options?: OpenAPIOptions,
+): Record<string, unknown> {
+  const b = new OpenAPIBuilder('v3', options);
   for (const m of mappings) b.add(m);
   return b.build(info);
 }

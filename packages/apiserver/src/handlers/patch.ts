@@ -15,17 +15,19 @@ const patchTypes: Record<string, PatchType> = {
   'application/apply-patch+json': 'apply',
 };
 
-/** The patch type of a PATCH request's Content-Type; 415 for anything else. */
-export function patchTypeOf(contentType: string | undefined): PatchType {
+/**
+ * The patch type of a PATCH request's Content-Type; 415 for anything else, and for apply when the
+ * server does not serve it (the ServerSideApply feature gate off).
+ */
+export function patchTypeOf(contentType: string | undefined, apply = true): PatchType {
   const m = contentType ? parseMediaType(contentType) : undefined;
   const t = m ? patchTypes[`${m.type}/${m.subtype}`] : undefined;
-  if (!t) {
+  if (!t || (t === 'apply' && !apply)) {
+    const accepted = Object.keys(patchTypes).filter((k) =>
+      patchTypes[k] === 'apply' ? apply && k !== 'application/apply-patch+json' : true,
+    );
     throw statusErrors.unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: ${Object.keys(
-        patchTypes,
-      )
-        .filter((k) => k !== 'application/apply-patch+json')
-        .join(', ')}`,
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     );
   }
   return t;

@@ -213,6 +213,11 @@ export class ResourceHandler {
     return options;
   }
 
+  /** Whether apply patches are served (the ServerSideApply feature gate). */
+  private applies(): boolean {
+    return this.ctx.features.enabled('ServerSideApply');
+  }
+
   /** Decodes a create/update body; duplicate fields follow fieldValidation like unknown ones. */
   private decodeObject(req: ApiRequest, options: WriteOptions): ApiObject {
     const { value, duplicates } = decodeBody(req.headers['content-type'], req.body, this.ctx.codec);
@@ -235,7 +240,7 @@ export class ResourceHandler {
     warnings: string[],
     subresource: string,
   ): Promise<{ object: ApiObject; created: boolean }> {
-    const type = patchTypeOf(req.headers['content-type']);
+    const type = patchTypeOf(req.headers['content-type'], this.applies());
     const dryRun = parseDryRun(req.query, 'PatchOptions');
     if (req.query.get('force') !== null && type !== 'apply') {
       throw statusErrors.invalid(
@@ -448,7 +453,7 @@ export class ResourceHandler {
     }
     const optionsKind = info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions';
     const dryRun = parseDryRun(req.query, optionsKind);
-    const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
+    const type = info.verb === 'patch' ? patchTypeOf(req.headers['content-type'], this.applies()) : undefined;
     // the scale writer owns the parent's spec.replicas, recorded under the parent's version; an apply
     // records its ownership through the Scale's managedFields instead (see scale-managed-fields)
     const options =

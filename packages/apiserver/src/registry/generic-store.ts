@@ -116,6 +116,12 @@ export interface GenericStoreOptions {
    * RemoveSelfLink feature gate off, its default). Default false.
    */
   selfLinks?: boolean;
+  /**
+   * Writes keep `metadata.managedFields` and record their field managers in it (the ServerSideApply
+   * feature gate on, its default). When false every create and update stores the object without
+   * managedFields, as Kubernetes does with the gate off. Default true.
+   */
+  managedFields?: boolean;
 }
 
 /**
@@ -131,6 +137,7 @@ export class GenericStore {
   /** What every write passes to storage: the kind's time to live, if it has one. */
   private readonly writeOptions: StorageWriteOptions | undefined;
   private readonly selfLinks: boolean;
+  private readonly managedFields: boolean;
 
   constructor(
     readonly storage: Storage,
@@ -142,6 +149,7 @@ export class GenericStore {
     // every write sets the time anew: an object lasts that long after its last change (Kubernetes' TTLFunc)
     if (options.ttlSeconds) this.writeOptions = { ttlSeconds: options.ttlSeconds };
     this.selfLinks = options.selfLinks ?? false;
+    this.managedFields = options.managedFields ?? true;
     this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
     this.qualified = { group: this.declaration.group, resource: this.declaration.plural };
   }
@@ -469,7 +477,10 @@ export class GenericStore {
     }
   }
 
-  /** Records the write's Update operation in obj.metadata.managedFields (see WriteOptions.managedBy). */
+  /**
+   * Records the write's Update operation in obj.metadata.managedFields (see WriteOptions.managedBy),
+   * or drops managedFields from every write when this store does not keep them.
+   */
   private recordUpdate(
     live: ApiObject | undefined,
     obj: ApiObject,
@@ -478,6 +489,10 @@ export class GenericStore {
     subresource: string,
     now = new Date(),
   ): void {
+    if (!this.managedFields) {
+      delete obj.metadata.managedFields;
+      return;
+    }
     const by = options.managedBy;
     if (by === undefined) return;
     fieldManagerFor(this.declaration).update(

@@ -351,7 +351,7 @@ function gates(values: Record<string, boolean>): FeatureGate {
   return g;
 }
 
-describe('APIServer with the APIResponseCompression, RemainingItemCount and DryRun gates off, RemoveSelfLink on', () => {
+describe('APIServer with the APIResponseCompression, RemainingItemCount, DryRun and ServerSideApply gates off, RemoveSelfLink on', () => {
   let s: TestAPIServer;
   beforeAll(async () => {
     s = await startTestAPIServer({
@@ -360,6 +360,7 @@ describe('APIServer with the APIResponseCompression, RemainingItemCount and DryR
         APIResponseCompression: false,
         RemainingItemCount: false,
         DryRun: false,
+        ServerSideApply: false,
         RemoveSelfLink: true,
       }),
     });
@@ -390,6 +391,65 @@ describe('APIServer with the APIResponseCompression, RemainingItemCount and DryR
       });
     }
     expect((await write('GET', `${path}/kept?dryRun=All`)).status).toBe(200);
+  });
+
+  it('refuses apply patches and keeps no managedFields, as Kubernetes does with ServerSideApply off', async () => {
+    const path = '/api/v1/namespaces/orch-node-lease/configmaps';
+    const send = (method: string, url: string, body: unknown, type = 'application/json') =>
+      httpsRequest(`${s.url}${path}${url}`, {
+        ca: s.ca,
+        method,
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+        headers: { 'Content-Type': type },
+      });
+    const entry = {
+      manager: 'someone',
+      operation: 'Update',
+      apiVersion: 'v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: {},
+    };
+    const created = await send('POST', '?fieldManager=creator', {
+      metadata: { name: 'untracked', managedFields: [entry] },
+      data: { a: '1' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.metadata).not.toHaveProperty('managedFields');
+    const patched = await send('PATCH', '/untracked', { data: { b: '2' } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(patched.json.metadata).not.toHaveProperty('managedFields');
+    const replaced = await send('PUT', '/untracked', {
+      ...patched.json,
+      metadata: { ...patched.json.metadata, managedFields: [entry] },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.json.data).toEqual({ a: '1', b: '2' });
+    const got = await httpsRequest(`${s.url}${path}/untracked`, { ca: s.ca });
+    expect(got.json.metadata).not.toHaveProperty('managedFields');
+
+    const applied = await send(
+      'PATCH',
+      '/untracked?fieldManager=applier',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: untracked\ndata:\n  c: "3"\n',
+      'application/apply-patch+yaml',
+    );
+    expect({ status: applied.status, reason: applied.json.reason, message: applied.json.message }).toEqual({
+      status: 415,
+      reason: 'UnsupportedMediaType',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+    });
+    expect((await httpsRequest(`${s.url}${path}/untracked`, { ca: s.ca })).json.data).toEqual({
+      a: '1',
+      b: '2',
+    });
+    // nor does the OpenAPI document offer apply
+    const openapi = (await httpsRequest(`${s.url}/openapi/v2`, { ca: s.ca })).json;
+    expect(openapi.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch.consumes).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+    ]);
   });
 
   it('lists in chunks without remainingItemCount', async () => {

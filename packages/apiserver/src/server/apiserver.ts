@@ -12,6 +12,8 @@ import {
   ProtobufCodec,
   RESTMapper,
   type KindDeclaration,
+  type OpenAPIInfo,
+  type OpenAPIOptions,
   type RESTMapping,
 } from '@orch/api';
 import {
@@ -23,7 +25,7 @@ import {
 import { StatusError, toStatusError, statusErrors } from '../errors/status-error';
 import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
 import { encodeStatus } from '../negotiation/encode';
-import { GenericStore } from '../registry/generic-store';
+import { GenericStore, type GenericStoreOptions } from '../registry/generic-store';
 import { strategyFor } from '../registry/strategies';
 import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator';
 import { ServiceStorage } from '../registry/strategies/service-storage';
@@ -137,8 +139,8 @@ export class APIServer {
   /** The watch cache of each resource, by `<group>/<resource>`. */
   private readonly cachers = new Map<string, Cacher>();
   private readonly resources: ResourceHandler;
-  /** Objects are answered with metadata.selfLink (the RemoveSelfLink gate off). */
-  private readonly selfLinks: boolean;
+  /** What the feature gates set for every store: selfLinks (RemoveSelfLink), managedFields (ServerSideApply). */
+  private readonly storeOptions: GenericStoreOptions;
   private readonly discovery: Discovery;
   private readonly inflight: InflightLimiter;
   private server?: https.Server;
@@ -199,7 +201,10 @@ export class APIServer {
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);
     const features = config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES);
-    this.selfLinks = !features.enabled('RemoveSelfLink');
+    this.storeOptions = {
+      selfLinks: !features.enabled('RemoveSelfLink'),
+      managedFields: features.enabled('ServerSideApply'),
+    };
     this.resources = new ResourceHandler({
       mapper: this.mapper,
       codec: this.codec,
@@ -227,8 +232,8 @@ export class APIServer {
     if (!store) {
       const storage = this.cachers.get(key) ?? this.storage;
       store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission, {
+        ...this.storeOptions,
         ttlSeconds: this.timeToLive(mapping.declaration),
-        selfLinks: this.selfLinks,
       });
       this.stores.set(key, store);
     }
@@ -327,7 +332,7 @@ export class APIServer {
         new ServiceStorage(this.cachers.get(key) ?? this.storage, allocator),
         strategyFor(services.declaration),
         this.admission,
-        { selfLinks: this.selfLinks },
+        this.storeOptions,
       ),
     );
     this.kubernetesServiceIP = allocator.firstIP();
@@ -643,15 +648,21 @@ export class APIServer {
     res.end(lines.join('\n') + '\n');
   }
 
+  private openAPIInfo(): OpenAPIInfo {
+    return { title: 'orch', version: this.config.version.gitVersion };
+  }
+
+  private openAPIOptions(): OpenAPIOptions {
+    return { applyPatch: this.storeOptions.managedFields };
+  }
+
   private openAPIv2(req: IncomingMessage, res: ServerResponse): void {
     const accept = req.headers.accept ?? '';
     if (accept && !/application\/json|\*\/\*|application\/\*/.test(accept)) {
       throw statusErrors.notAcceptable('only the following media types are accepted: application/json');
     }
     this.openapiV2 ??= Buffer.from(
-      JSON.stringify(
-        buildOpenAPIv2(this.mapper.all(), { title: 'orch', version: this.config.version.gitVersion }),
-      ),
+      JSON.stringify(buildOpenAPIv2(this.mapper.all(), this.openAPIInfo(), this.openAPIOptions())),
     );
     res.writeHead(200, {
       'Content-Type': 'application/json',
@@ -666,7 +677,7 @@ export class APIServer {
     const mappings = this.mapper.all().filter((m) => openAPIv3PathOf(m.gvk.group, m.gvk.version) === path);
     if (!mappings.length) return undefined;
     const body = Buffer.from(
-      JSON.stringify(buildOpenAPIv3(mappings, { title: 'orch', version: this.config.version.gitVersion })),
+      JSON.stringify(buildOpenAPIv3(mappings, this.openAPIInfo(), this.openAPIOptions())),
     );
     doc = { body, hash: createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase() };
     this.openapiV3.set(path, doc);
