@@ -267,27 +267,38 @@ async function main() {
   console.log(`orch: data directory ${opts.dataDir}${pki.created ? ' (new cluster)' : ''}`);
   const children = [];
   let stopping = false;
-  const stop = (code) => {
+  const running = (c) => c.exitCode === null && c.signalCode === null;
+  /** SIGTERM to `group`, SIGKILL to what still runs 10 s later; resolves once all have exited. */
+  const terminate = (group) => {
+    const live = group.filter(running);
+    const exited = Promise.all(live.map((c) => new Promise((r) => c.once('exit', r))));
+    for (const c of live) c.kill('SIGTERM');
+    const deadline = setTimeout(() => live.filter(running).forEach((c) => c.kill('SIGKILL')), 10_000);
+    return exited.finally(() => clearTimeout(deadline));
+  };
+  const stop = async (code) => {
     if (stopping) return;
     stopping = true;
     if (helper.connected) helper.disconnect();
     console.log('\norch: stopping');
-    for (const c of [...children].reverse()) if (c.exitCode === null) c.kill('SIGTERM');
-    const deadline = setTimeout(() => {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-    }, 10_000);
-    deadline.unref();
-    Promise.all(
-      children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r)))),
-    ).then(() => process.exit(code));
+    // the daemons that talk to the apiserver stop first, while it still serves them: the scheduler and
+    // the controller managers give up their leader locks through it, so the next start leads at once
+    const [apiserver, ...clients] = children;
+    await terminate(clients);
+    if (apiserver) await terminate([apiserver]);
+    process.exit(code);
   };
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(0));
+  // however this script ends, no daemon outlives it
+  process.on('exit', () => children.filter(running).forEach((c) => c.kill('SIGTERM')));
   for (const daemon of daemons(opts, pki)) {
     if (!fs.existsSync(daemon.bin)) continue;
     const log = fs.openSync(daemon.log, 'a');
+    // each daemon in a process group of its own: Ctrl-C reaches this script only, which stops them
+    // in order (see stop)
     const child = spawn(process.execPath, [...daemon.nodeOptions, daemon.bin, ...daemon.args], {
       stdio: ['ignore', log, log],
+      detached: true,
     });
     children.push(child);
     child.on('exit', (code, signal) => {

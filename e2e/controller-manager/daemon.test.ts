@@ -101,16 +101,19 @@ describe('against an apiserver', () => {
     );
     e.signals.emit('SIGTERM');
     expect(await done).toBe(0);
+    // and gave the lock up on the way out
+    expect((await lock.get()).record).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
   });
 
-  test('only the leader runs controllers; a standby takes over when the lease expires', async () => {
+  test('only the leader runs controllers; a standby takes over as soon as the leader stops', async () => {
+    // a lease far longer than the wait below: the standby leads because the leader released it
     const args = [
       `--kubeconfig=${api.kubeconfig}`,
       '--secure-port=0',
       '--orch-api-content-type=application/json',
       '--leader-elect-retry-period=200ms',
-      '--leader-elect-renew-deadline=1s',
-      '--leader-elect-lease-duration=2s',
+      '--leader-elect-renew-deadline=20s',
+      '--leader-elect-lease-duration=30s',
       '--leader-elect-resource-name=standby-test',
       '--controllers=serviceaccount',
     ];
@@ -130,7 +133,7 @@ describe('against an apiserver', () => {
     await eventually(
       () => b.out.join('').includes('Started "serviceaccount"'),
       'the standby to take over',
-      15_000,
+      5_000,
     );
     b.signals.emit('SIGTERM');
     expect(await doneB).toBe(0);

@@ -23,7 +23,7 @@ export interface LeaderElectedOptions {
   start(): void;
   /** Called when leadership is lost; the process exits by default, as Kubernetes' daemons do. */
   onLeadershipLost?: () => void;
-  /** Ends the election (and releases nothing else). */
+  /** Ends the election; a leader then releases the lock. */
   signal: AbortSignal;
 }
 
@@ -61,6 +61,9 @@ export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | un
         (opts.onLeadershipLost ?? (() => process.exit(1)))();
       },
     },
+    // a daemon that stops gives the lock up, so that its successor (a restart, a standby) leads
+    // at once instead of after the lease
+    releaseOnCancel: true,
     onError: (err) => log.warning(`leader election: ${errorMessage(err)}`),
   });
   return elector.run(opts.signal);
