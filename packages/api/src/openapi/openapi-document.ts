@@ -359,15 +359,25 @@ export class OpenAPIBuilder {
   }
 }
 
+/** The OpenAPI document of `mappings` in a dialect. */
+function buildOpenAPI(
+  dialect: OpenAPIDialect,
+  mappings: readonly RESTMapping[],
+  info: OpenAPIInfo,
+  options?: OpenAPIOptions,
+): Record<string, unknown> {
+  const b = new OpenAPIBuilder(dialect, options);
+  for (const m of mappings) b.add(m);
+  return b.build(info);
+}
+
 /** The OpenAPI v2 document of every served resource. */
 export function buildOpenAPIv2(
   mappings: readonly RESTMapping[],
   info: OpenAPIInfo,
   options?: OpenAPIOptions,
 ): Record<string, unknown> {
-  const b = new OpenAPIBuilder('v2', options);
-  for (const m of mappings) b.add(m);
-  return b.build(info);
+  return buildOpenAPI('v2', mappings, info, options);
 }
 
 /** The OpenAPI v3 document of one group/version (`api/v1`, `apis/apps/v1`). */
@@ -376,9 +386,7 @@ export function buildOpenAPIv3(
   info: OpenAPIInfo,
   options?: OpenAPIOptions,
 ): Record<string, unknown> {
-  const b = new OpenAPIBuilder('v3', options);
-  for (const m of mappings) b.add(m);
-  return b.build(info);
+  return buildOpenAPI('v3', mappings, info, options);
 }
 
 /** The `/openapi/v3` path key of a group/version: `api/v1` or `apis/apps/v1`. */
