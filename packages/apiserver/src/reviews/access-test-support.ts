@@ -64,6 +64,8 @@ export interface CallOptions {
   body?: unknown;
   token?: string;
   clientCertificate?: TestCertificate;
+  /** Further request headers; a list is sent as one header line per value. */
+  headers?: Record<string, string | string[]>;
 }
 
 export interface CallResult {
@@ -81,7 +83,7 @@ export async function call(
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     ca: server.ca,
     ...(options.body === undefined ? {} : { body: options.body }),
-    ...(options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : {}),
+    headers: { ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}), ...options.headers },
     ...(options.clientCertificate
       ? { cert: options.clientCertificate.cert, key: options.clientCertificate.key }
       : {}),

@@ -52,6 +52,10 @@ import { collectionPrefix, objectKey, resourcePrefix } from '../registry/keys';
 import { Cacher } from '../storage/cacher/cacher';
 import { anonymousUser, type Authenticator, type UserInfo } from '../authn/authenticator';
 import { AlwaysAllowAuthorizer, forbiddenMessage, type Authorizer } from '../authz/authorizer';
+import { asksToImpersonate, impersonate } from '../authn/impersonation';
+
+/** The authorizer of a server configured without one. */
+const alwaysAllow = new AlwaysAllowAuthorizer();
 
 export interface APIServerConfig {
   storage: Storage;
@@ -430,7 +434,9 @@ export class APIServer {
     let timer: NodeJS.Timeout | undefined;
     if (info.isResourceRequest) this.observe(info, res);
     try {
-      const user = await this.authenticate(req);
+      let user = await this.authenticate(req);
+      if (asksToImpersonate(req.rawHeaders))
+        user = await impersonate(req.headersDistinct, user, this.authorizer);
       await this.authorize(user, info);
       if (info.isResourceRequest && info.verb !== 'watch')
         release = this.inflight.acquire(isMutatingVerb(info.verb));
@@ -507,8 +513,13 @@ export class APIServer {
     return anonymousUser;
   }
 
+  /** The configured authorizer; every request is allowed without one. */
+  private get authorizer(): Authorizer {
+    return this.config.authorizer ?? alwaysAllow;
+  }
+
   private async authorize(user: UserInfo, info: RequestInfo): Promise<void> {
-    const authorizer = this.config.authorizer ?? new AlwaysAllowAuthorizer();
+    const authorizer = this.authorizer;
     const attributes = {
       user,
       verb: info.isResourceRequest ? info.verb : info.verb === 'head' ? 'get' : info.verb,

@@ -11,7 +11,8 @@ export interface HttpsResponse {
 export interface HttpsRequestOptions {
   method?: string;
   body?: unknown;
-  headers?: Record<string, string>;
+  /** Request headers; a list is sent as one header line per value. */
+  headers?: Record<string, string | string[]>;
   ca?: string;
   cert?: string;
   key?: string;
