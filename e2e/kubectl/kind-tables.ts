@@ -899,9 +899,11 @@ spec:
   signerName: kubernetes.io/kube-apiserver-client
   usages: [client auth]
 `,
-      columns: ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'CONDITION'],
+      columns: ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION'],
       wide: [],
-      rows: { alice: ['alice', age, 'kubernetes.io/kube-apiserver-client', 'orch-admin', 'Pending'] },
+      rows: {
+        alice: ['alice', age, 'kubernetes.io/kube-apiserver-client', 'orch-admin', '<none>', 'Pending'],
+      },
     },
     'storageclasses.storage.k8s.io': {
       resource: 'storageclasses.storage.k8s.io',

@@ -365,7 +365,7 @@ export class ResourceHandler {
       this.sendObject(req, res, code, object, decl, warnings, pretty);
       return;
     }
-    if (info.subresource === 'status' && decl.subresources?.status) {
+    if (store.strategy.objectSubresources.includes(info.subresource)) {
       if (info.verb === 'get') {
         this.sendObject(req, res, 200, await store.read(scope(), info.name), decl, warnings, pretty);
         return;
@@ -379,14 +379,14 @@ export class ResourceHandler {
           info.name,
           () => body,
           options,
-          'status',
+          info.subresource,
           'shared',
         );
         this.sendObject(req, res, 200, object, decl, warnings, pretty);
         return;
       }
       if (info.verb === 'patch') {
-        const { object } = await this.patch(req, store, scope, warnings, 'status');
+        const { object } = await this.patch(req, store, scope, warnings, info.subresource);
         this.sendObject(req, res, 200, object, decl, warnings, pretty);
         return;
       }

@@ -29,10 +29,17 @@ export class Strategy {
   defaultPropagation: PropagationPolicy = 'Background';
   /** The kind's own subresources (binding, eviction, finalize, token, ...) by name. */
   readonly subresources: Record<string, SubresourceHandler> = {};
+  /**
+   * Subresources that are views of the object itself (get, update and patch the whole object; what an
+   * update through one may change is {@link prepareForStatusUpdate}'s or {@link prepareForUpdate}'s
+   * to decide): status when the kind has one.
+   */
+  readonly objectSubresources: readonly string[];
 
   constructor(readonly declaration: KindDeclaration<any>) {
     this.compiled = compileKind(declaration);
     this.hasStatus = Boolean(declaration.subresources?.status);
+    this.objectSubresources = this.hasStatus ? ['status'] : [];
     const blank: ApiObject = { metadata: {} } as ApiObject;
     this.compiled.default(blank);
     this.initialStatus = this.hasStatus ? blank.status : undefined;

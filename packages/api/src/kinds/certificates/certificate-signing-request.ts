@@ -23,7 +23,7 @@ import {
   required as requiredError,
   type FieldError,
 } from '../../validation/field-error';
-import { ageColumn, nameColumn } from '../columns';
+import { ageColumn, nameColumn, shortHumanDuration } from '../columns';
 
 /** Key usages a request may ask for (x509 key usages and extended key usages). */
 export const KeyUsages = [
@@ -294,6 +294,15 @@ export const CertificateSigningRequestKind = defineKind({
       type: 'string',
       description: 'The user who created the request.',
       cell: (csr) => csr.spec.username ?? '',
+    },
+    {
+      name: 'RequestedDuration',
+      type: 'string',
+      description: 'The validity the request asked for (spec.expirationSeconds).',
+      cell: (csr) =>
+        csr.spec.expirationSeconds === undefined
+          ? '<none>'
+          : shortHumanDuration(csr.spec.expirationSeconds * 1000),
     },
     {
       name: 'Condition',

@@ -120,7 +120,7 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
     ).toEqual(['status.conditions[0].status: Unsupported value: "False": supported values: "True"']);
   });
 
-  it('prints NAME AGE SIGNERNAME REQUESTOR CONDITION', () => {
+  it('prints NAME AGE SIGNERNAME REQUESTOR REQUESTEDDURATION CONDITION', () => {
     const now = new Date('2021-01-01T00:00:30Z');
     const csr: CertificateSigningRequest = {
       metadata: { name: 'csr-1', creationTimestamp: '2021-01-01T00:00:00Z' },
@@ -133,6 +133,7 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
       'Age',
       'SignerName',
       'Requestor',
+      'RequestedDuration',
       'Condition',
     ]);
     expect(cells(csr)).toEqual([
@@ -140,13 +141,16 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
       '30s',
       'kubernetes.io/kubelet-serving',
       'system:node:n1',
+      '<none>',
       'Pending',
     ]);
+    expect(cells({ ...csr, spec: { ...csr.spec, expirationSeconds: 86400 } })[4]).toBe('24h');
+    expect(cells({ ...csr, spec: { ...csr.spec, expirationSeconds: 600 } })[4]).toBe('10m');
     const issued = {
       ...csr,
       status: { conditions: [{ type: 'Approved', status: 'True' }], certificate: 'AAAA' },
     };
-    expect(cells(issued)[4]).toBe('Approved,Issued');
+    expect(cells(issued)[5]).toBe('Approved,Issued');
     const denied = {
       ...csr,
       status: {
@@ -156,7 +160,7 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
         ],
       },
     };
-    expect(cells(denied)[4]).toBe('Denied,Failed');
+    expect(cells(denied)[5]).toBe('Denied,Failed');
   });
 });
 
