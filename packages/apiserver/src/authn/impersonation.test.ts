@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { call, startSecuredServer, type SecuredServer } from '../reviews/access-test-support';
 import { AlwaysAllowAuthorizer } from '../authz/authorizer';
 import { asksToImpersonate, impersonate, impersonationRequests } from './impersonation';
+import { runKubectl } from '../testing/run-kubectl';
 
-const run = promisify(execFile);
 const admin = { token: 'admin-token' };
 const jane = { token: 'jane-token' };
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
@@ -300,15 +298,7 @@ describe('impersonation through the apiserver', () => {
   });
 
   it('works for kubectl --as and --as-group', async () => {
-    const kubectl = (...args: string[]) =>
-      run('kubectl', ['--kubeconfig', s.kubeconfig, ...args], { timeout: 20_000 }).then(
-        (r) => ({ code: 0, out: r.stdout.trim(), err: r.stderr }),
-        (e: { code: number; stdout: string; stderr: string }) => ({
-          code: e.code,
-          out: e.stdout.trim(),
-          err: e.stderr,
-        }),
-      );
+    const kubectl = (...args: string[]) => runKubectl(s.kubeconfig, ...args);
     expect(await kubectl('auth', 'can-i', 'list', 'pods', '-n', 'default', '--as=bob')).toMatchObject({
       code: 0,
       out: 'yes',

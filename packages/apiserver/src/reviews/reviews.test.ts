@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createSigningKey } from '@orch/component-base';
 import { call, issueTestCertificate, startSecuredServer, type SecuredServer } from './access-test-support';
+import { runKubectl } from '../testing/run-kubectl';
 
-const run = promisify(execFile);
 const issuer = 'https://orch.test';
 const admin = { token: 'admin-token' };
 const jane = { token: 'jane-token' };
@@ -462,9 +460,9 @@ describe('review APIs', () => {
   describe('kubectl auth whoami', () => {
     it('prints the user and groups of a token user and of a client-certificate user', async () => {
       const whoami = (context: string) =>
-        run('kubectl', ['--kubeconfig', s.kubeconfig, '--context', context, 'auth', 'whoami', '-o', 'json'], {
-          timeout: 20_000,
-        }).then((r) => JSON.parse(r.stdout) as { status: { userInfo: object } });
+        runKubectl(s.kubeconfig, '--context', context, 'auth', 'whoami', '-o', 'json').then(
+          (r) => JSON.parse(r.out) as { status: { userInfo: object } },
+        );
       expect((await whoami('jane')).status.userInfo).toEqual({
         username: 'jane',
         uid: 'jane-uid',
@@ -478,15 +476,7 @@ describe('review APIs', () => {
   });
 
   describe('kubectl auth can-i', () => {
-    const kubectl = (...args: string[]) =>
-      run('kubectl', ['--kubeconfig', s.kubeconfig, ...args], { timeout: 20_000 }).then(
-        (r) => ({ code: 0, out: r.stdout.trim(), err: r.stderr }),
-        (e: { code: number; stdout: string; stderr: string }) => ({
-          code: e.code,
-          out: e.stdout.trim(),
-          err: e.stderr,
-        }),
-      );
+    const kubectl = (...args: string[]) => runKubectl(s.kubeconfig, ...args);
 
     it('answers yes and no for token and client-certificate users', async () => {
       expect(

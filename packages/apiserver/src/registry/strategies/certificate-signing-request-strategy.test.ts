@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { startTestAPIServer, type TestAPIServer } from '../../testing/test-apiserver';
 import { httpsRequest } from '../../testing/https-request';
+import { runKubectl } from '../../testing/run-kubectl';
 
-const run = promisify(execFile);
 const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const pem = '-----BEGIN CERTIFICATE REQUEST-----\nMIIBAA==\n-----END CERTIFICATE REQUEST-----\n';
 const certificate = Buffer.from(
@@ -15,15 +13,7 @@ describe('CertificateSigningRequest approval and status', () => {
   let s: TestAPIServer;
   const req = (path: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
     httpsRequest(s.url + path, { ca: s.ca, ...options });
-  const kubectl = (...args: string[]) =>
-    run('kubectl', ['--kubeconfig', s.kubeconfig, ...args], { timeout: 20_000 }).then(
-      (r) => ({ code: 0, out: r.stdout.trim(), err: r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({
-        code: e.code,
-        out: e.stdout.trim(),
-        err: e.stderr,
-      }),
-    );
+  const kubectl = (...args: string[]) => runKubectl(s.kubeconfig, ...args);
   const create = async (name: string, expirationSeconds?: number) => {
     const r = await req(csrs, {
       method: 'POST',
