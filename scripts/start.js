@@ -142,7 +142,12 @@ function daemons(opts, pki) {
     {
       name: 'orch-controller-manager',
       bin: bin('controller-manager', 'orch-controller-manager'),
-      args: daemonArgs('controller-manager', 10257),
+      args: [
+        ...daemonArgs('controller-manager', 10257),
+        // the cluster CA signs approved CertificateSigningRequests (kubectl certificate approve)
+        `--cluster-signing-cert-file=${pki.files.caCert}`,
+        `--cluster-signing-key-file=${pki.files.caKey}`,
+      ],
       ready: 'https://127.0.0.1:10257/healthz',
       nodeOptions: idleOptions,
     },

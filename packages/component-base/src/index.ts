@@ -157,6 +157,7 @@ export { withDelegatedAuth } from './auth/withDelegatedAuth';
 export type {
   ControllerContext,
   ControllerDescriptor,
+  ControllerFlags,
   ControllerLogger,
   RunningController,
 } from './controller/ControllerContext';

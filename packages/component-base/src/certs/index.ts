@@ -1,3 +1,4 @@
 export * from './pki';
 export * from './kubeconfig-file';
 export * from './cluster-pki';
+export * from './certificate-request';

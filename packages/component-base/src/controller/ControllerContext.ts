@@ -27,6 +27,18 @@ export interface ControllerContext {
   batchPeriodMs?: number;
   /** The clock; Date.now unless a test drives it. */
   now: () => number;
+  /** The manager's flags, for a controller configured by flags of its own (csrsigning's CA files). */
+  flags?: ControllerFlags;
+}
+
+/** Read access to the controller manager's flags. */
+export interface ControllerFlags {
+  /** The value of a string flag (its default when not given). */
+  string(flag: string): string | undefined;
+  /** The value of a duration flag in ms (its default when not given). */
+  duration(flag: string): number | undefined;
+  /** Whether the flag was given on the command line. */
+  given(flag: string): boolean;
 }
 
 /** A started controller. */
@@ -48,6 +60,9 @@ export interface ControllerDescriptor {
   enabledFlag?: string;
   /** The source component of the controller's events; `<name>-controller` unless given. */
   eventComponent?: string;
-  /** Registers informers and handlers and starts the workers once the caches have synced. */
-  start(ctx: ControllerContext): RunningController;
+  /**
+   * Registers informers and handlers and starts the workers once the caches have synced; undefined
+   * when the controller has nothing to do with this configuration (it says why in the log).
+   */
+  start(ctx: ControllerContext): RunningController | undefined;
 }

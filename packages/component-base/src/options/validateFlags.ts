@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
 import { FeatureGate } from '../featuregate/featureGate';
 import { cipherSuiteErrors, tlsMinVersionErrors } from '../server/tlsSettings';
+import { loadSigningCA } from '../certs/certificate-request';
 import {
   CLOUD_CONTROLLER_MANAGER_CONTROLLERS,
   CONTROLLER_MANAGER_CONTROLLERS,
@@ -142,6 +143,17 @@ const nodeIpamRules: FlagValidator[] = [
 ];
 
 const controllerManagerRules: FlagValidator[] = [
+  // a signing CA given on the command line must be usable; the default files may be missing (the
+  // CSR signer is then skipped)
+  (flags) => {
+    if (!flags.changed('cluster-signing-cert-file') && !flags.changed('cluster-signing-key-file')) return [];
+    try {
+      loadSigningCA(flags.string('cluster-signing-cert-file'), flags.string('cluster-signing-key-file'));
+      return [];
+    } catch (e) {
+      return [`--cluster-signing-cert-file, --cluster-signing-key-file: ${(e as Error).message}`];
+    }
+  },
   (flags) =>
     validateControllers(flags.strings('controllers'), CONTROLLER_MANAGER_CONTROLLERS).map(
       (e) => `--controllers: ${e}`,

@@ -21,4 +21,10 @@ export const RESOURCES = {
   jobs: { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true },
   cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true },
+  certificatesigningrequests: {
+    group: 'certificates.k8s.io',
+    version: 'v1',
+    resource: 'certificatesigningrequests',
+    namespaced: false,
+  },
 } satisfies Record<string, ResourceDescriptor>;

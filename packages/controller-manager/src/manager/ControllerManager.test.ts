@@ -14,6 +14,7 @@ describe('--controllers', () => {
     const { run, notBuilt } = ControllerManager.enabled(['*']);
     expect(run).toEqual([
       'cronjob',
+      'csrsigning',
       'deployment',
       'endpoint',
       'garbagecollector',

@@ -24,6 +24,8 @@ export interface ControllerManagerOptions {
   workers(flag: string): number | undefined;
   /** The value of a duration flag in ms (sync periods). */
   duration?(flag: string): number | undefined;
+  /** The value of a string flag. */
+  string?(flag: string): string | undefined;
   logger: ControllerLogger;
   /** --controller-start-interval, in ms. */
   startIntervalMs?: number;
@@ -91,6 +93,11 @@ export class ControllerManager {
         syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
         batchPeriodMs: (descriptor.batchPeriodFlag && this.opts.duration?.(descriptor.batchPeriodFlag)) || 0,
         now: this.opts.now ?? Date.now,
+        flags: {
+          string: (flag) => this.opts.string?.(flag),
+          duration: (flag) => this.opts.duration?.(flag),
+          given: (flag) => this.opts.flagGiven?.(flag) ?? false,
+        },
       });
     });
   }

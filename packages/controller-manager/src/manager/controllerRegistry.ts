@@ -1,5 +1,6 @@
 import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
+import { startCSRSigning } from '../certificates/startCSRSigning';
 import { DeploymentController } from '../deployment/DeploymentController';
 import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
@@ -38,4 +39,5 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     start: (ctx) => new NamespaceController(ctx),
   },
   serviceaccount: { defaultWorkers: 1, start: (ctx) => new ServiceAccountController(ctx) },
+  csrsigning: { eventComponent: 'certificate-controller', start: startCSRSigning },
 };

@@ -5,11 +5,6 @@
  */
 export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]>> = {
   attachdetach: ['attach-detach-reconcile-sync-period', 'disable-attach-detach-reconcile-sync'],
-  csrsigning: [
-    'cluster-signing-cert-file',
-    'cluster-signing-key-file',
-    'experimental-cluster-signing-duration',
-  ],
   endpointslice: ['concurrent-service-endpoint-syncs', 'max-endpoints-per-slice'],
   horizontalpodautoscaling: [
     'horizontal-pod-autoscaler-cpu-initialization-period',
