@@ -16,8 +16,16 @@ export interface FixtureTarget {
 
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
-const csrPEM =
-  '-----BEGIN CERTIFICATE REQUEST-----\nMIIBAzCBqwIBADAeMQ0wCwYDVQQDEwRqYW5lMQ0wCwYDVQQKEwRkZXZz\n-----END CERTIFICATE REQUEST-----\n';
+/** An Ed25519 certificate request (CN=system:node:n2, O=system:nodes). */
+const csrPEM = [
+  '-----BEGIN CERTIFICATE REQUEST-----',
+  'MIGvMGMCAQAwMDEXMBUGA1UEAwwOc3lzdGVtOm5vZGU6bjIxFTATBgNVBAoMDHN5',
+  'c3RlbTpub2RlczAqMAUGAytlcAMhAB1Q5Qh0tsyK81tl5UCz9L/RreyvuYZhto1a',
+  'zF0g+GVUoAAwBQYDK2VwA0EAx5yZbl5SgrVwPeqhgQz90BcjsKYVtQMTUFTfqwBM',
+  'AcuTqp41sREzcFP5rR75lI0R5A7DJnNlZ2FeuqJiobtLAA==',
+  '-----END CERTIFICATE REQUEST-----',
+  '',
+].join('\n');
 
 /** A container with most of its fields set, probes of every handler and a security context. */
 export function richContainer(name: string): Json {

@@ -8,6 +8,7 @@ import {
   type FlagSetSpec,
 } from '@orch/component-base';
 import { defaultTimeToLive } from '../server/time-to-live';
+import { defaultAdmissionPlugins } from '../admission/plugins';
 
 /** The apiserver's secure port, as Kubernetes'. */
 export const defaultSecurePort = 6443;
@@ -189,7 +190,7 @@ export function apiserverFlagSets(): FlagSetSpec[] {
         flag({
           name: 'enable-admission-plugins',
           type: 'stringList',
-          help: 'admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, LimitRanger, ServiceAccount, DefaultTolerationSeconds, Priority).',
+          help: `admission plugins that should be enabled in addition to default enabled ones (${defaultAdmissionPlugins.join(', ')}).`,
         }),
         flag({
           name: 'disable-admission-plugins',

@@ -1,5 +1,6 @@
 import type { AdmissionPlugin } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
+import { CertificateSubjectRestriction } from './certificate-subject-restriction';
 import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { NamespaceLifecycle } from './namespace-lifecycle';
@@ -16,6 +17,7 @@ export const admissionPlugins: Record<string, (lookup: ObjectLookup) => Admissio
   ServiceAccount: (l) => new ServiceAccountAdmission(l),
   DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
   Priority: (l) => new PriorityAdmission(l),
+  CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
 };
 
 /** The plugins on by default. */
@@ -25,6 +27,7 @@ export const defaultAdmissionPlugins = [
   'ServiceAccount',
   'DefaultTolerationSeconds',
   'Priority',
+  'CertificateSubjectRestriction',
 ];
 
 /** The plugins to run given --enable-admission-plugins and --disable-admission-plugins; unknown names are errors. */
