@@ -51,7 +51,12 @@ import { admissionPlugins, defaultAdmissionPlugins } from '../admission/plugins'
 import { collectionPrefix, objectKey, resourcePrefix } from '../registry/keys';
 import { Cacher } from '../storage/cacher/cacher';
 import { anonymousUser, type Authenticator, type UserInfo } from '../authn/authenticator';
-import { AlwaysAllowAuthorizer, forbiddenMessage, type Authorizer } from '../authz/authorizer';
+import {
+  AlwaysAllowAuthorizer,
+  forbiddenMessage,
+  type AuthorizationAttributes,
+  type Authorizer,
+} from '../authz/authorizer';
 import { asksToImpersonate, impersonate } from '../authn/impersonation';
 
 /** The authorizer of a server configured without one. */
@@ -200,7 +205,9 @@ export class APIServer {
       },
     };
     const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
-    this.admission = new AdmissionChain(plugins.map((n) => admissionPlugins[n]!(lookup)));
+    // the authorizer is the one configured when a request comes (access control may be enabled later)
+    const authorize = (attributes: AuthorizationAttributes) => this.authorizer.authorize(attributes);
+    this.admission = new AdmissionChain(plugins.map((n) => admissionPlugins[n]!({ lookup, authorize })));
     this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);

@@ -1,5 +1,8 @@
 import type { AdmissionPlugin } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
+import type { Authorize } from './signer-authorization';
+import { CertificateApproval } from './certificate-approval';
+import { CertificateSigning } from './certificate-signing';
 import { CertificateSubjectRestriction } from './certificate-subject-restriction';
 import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
@@ -10,13 +13,21 @@ import { ServiceAccountAdmission } from './service-account';
 export { immortalNamespaces } from './namespace-lifecycle';
 export { systemPriorityClasses } from './priority';
 
+/** What a plugin is made with: lookups of stored objects, and the server's authorizer. */
+export interface AdmissionPluginContext {
+  lookup: ObjectLookup;
+  authorize: Authorize;
+}
+
 /** Every admission plugin by name, in the order Kubernetes runs them. */
-export const admissionPlugins: Record<string, (lookup: ObjectLookup) => AdmissionPlugin> = {
-  NamespaceLifecycle: (l) => new NamespaceLifecycle(l),
-  LimitRanger: (l) => new LimitRanger(l),
-  ServiceAccount: (l) => new ServiceAccountAdmission(l),
+export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => AdmissionPlugin> = {
+  NamespaceLifecycle: ({ lookup }) => new NamespaceLifecycle(lookup),
+  LimitRanger: ({ lookup }) => new LimitRanger(lookup),
+  ServiceAccount: ({ lookup }) => new ServiceAccountAdmission(lookup),
   DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
-  Priority: (l) => new PriorityAdmission(l),
+  Priority: ({ lookup }) => new PriorityAdmission(lookup),
+  CertificateApproval: ({ authorize }) => new CertificateApproval(authorize),
+  CertificateSigning: ({ authorize }) => new CertificateSigning(authorize),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
 };
 
@@ -27,6 +38,8 @@ export const defaultAdmissionPlugins = [
   'ServiceAccount',
   'DefaultTolerationSeconds',
   'Priority',
+  'CertificateApproval',
+  'CertificateSigning',
   'CertificateSubjectRestriction',
 ];
 

@@ -1,0 +1,36 @@
+import type { UserInfo } from '../../authn/authenticator';
+import type { AuthorizationAttributes, AuthorizationResult } from '../../authz/authorizer';
+
+/** Asks the server's authorizer (admission plugins that check permissions of their own). */
+export type Authorize = (attributes: AuthorizationAttributes) => Promise<AuthorizationResult>;
+
+/** The attributes of `verb` on the `signers` resource named `name` (certificates.k8s.io). */
+function signerAttributes(user: UserInfo, verb: string, name: string): AuthorizationAttributes {
+  return {
+    user,
+    verb,
+    isResourceRequest: true,
+    path: '',
+    namespace: '',
+    apiGroup: 'certificates.k8s.io',
+    apiVersion: '*',
+    resource: 'signers',
+    subresource: '',
+    name,
+  };
+}
+
+/**
+ * Whether `user` may `verb` (approve, sign) requests of `signerName`: on that signer, or on every
+ * signer of its domain (`<domain>/*`), as Kubernetes' IsAuthorizedForSignerName decides.
+ */
+export async function isAuthorizedForSignerName(
+  authorize: Authorize,
+  user: UserInfo,
+  verb: string,
+  signerName: string,
+): Promise<boolean> {
+  if ((await authorize(signerAttributes(user, verb, signerName))).decision === 'Allow') return true;
+  const domain = signerName.split('/')[0]!;
+  return (await authorize(signerAttributes(user, verb, `${domain}/*`))).decision === 'Allow';
+}
