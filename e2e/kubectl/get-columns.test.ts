@@ -1,12 +1,12 @@
 import { allKinds } from '@orch/api';
 import { startAPIServerProcess, type APIServerProcess } from '@orch/apiserver';
 import { kubectlOK } from '../harness/kubectl';
-import { certificateRequestPEM } from './certificate-request';
 import { kindTables, type Cell, type KindTable } from './kind-tables';
 import { parseTable, type TableOutput } from './table-output';
+import { createCertificateRequest } from '@orch/component-base';
 
 const namespace = 'kc';
-const tables = kindTables(certificateRequestPEM('alice', 'devs'));
+const tables = kindTables(createCertificateRequest('alice', ['devs']).request);
 
 /** Every kind a client can list: the declarations whose verbs include list (all verbs when unsaid). */
 const listable = allKinds.filter((k) => (k.verbs ?? ['list']).includes('list'));

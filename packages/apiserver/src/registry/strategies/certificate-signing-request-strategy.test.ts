@@ -1,9 +1,10 @@
+import { createCertificateRequest } from '@orch/component-base';
 import { startTestAPIServer, type TestAPIServer } from '../../testing/test-apiserver';
 import { httpsRequest } from '../../testing/https-request';
 import { runKubectl } from '../../testing/run-kubectl';
 
 const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-const pem = '-----BEGIN CERTIFICATE REQUEST-----\nMIIBAA==\n-----END CERTIFICATE REQUEST-----\n';
+const pem = createCertificateRequest('requester', ['devs']).request;
 const certificate = Buffer.from(
   '-----BEGIN CERTIFICATE-----\nMIIBAA==\n-----END CERTIFICATE-----\n',
 ).toString('base64');
@@ -14,21 +15,24 @@ describe('CertificateSigningRequest approval and status', () => {
   const req = (path: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
     httpsRequest(s.url + path, { ca: s.ca, ...options });
   const kubectl = (...args: string[]) => runKubectl(s.kubeconfig, ...args);
-  const create = async (name: string, expirationSeconds?: number) => {
-    const r = await req(csrs, {
+  /** Creates a request for example.com/signer: the server's answer. */
+  const post = (name: string, request = pem, expirationSeconds?: number) =>
+    req(csrs, {
       method: 'POST',
       body: {
         apiVersion: 'certificates.k8s.io/v1',
         kind: 'CertificateSigningRequest',
         metadata: { name },
         spec: {
-          request: Buffer.from(pem).toString('base64'),
+          request: Buffer.from(request).toString('base64'),
           signerName: 'example.com/signer',
           usages: ['client auth'],
           ...(expirationSeconds ? { expirationSeconds } : {}),
         },
       },
     });
+  const create = async (name: string, expirationSeconds?: number) => {
+    const r = await post(name, pem, expirationSeconds);
     expect(r.status).toBe(201);
     return r.json;
   };
@@ -184,5 +188,26 @@ describe('CertificateSigningRequest approval and status', () => {
     expect(kept.reason).toBe('Two');
     expect(kept.lastTransitionTime).toBe(failed.lastTransitionTime);
     expect(kept.lastUpdateTime > failed.lastUpdateTime).toBe(true);
+  });
+
+  it('refuses a request that is not a certificate request or whose signature does not hold (422)', async () => {
+    const garbage = await post(
+      'garbage',
+      '-----BEGIN CERTIFICATE REQUEST-----\nMIIBAA==\n-----END CERTIFICATE REQUEST-----\n',
+    );
+    expect(garbage.status).toBe(422);
+    expect(garbage.json.details.causes).toEqual([
+      expect.objectContaining({ field: 'spec.request', reason: 'FieldValueInvalid' }),
+    ]);
+    // another request's subject under this one's signature
+    const lines = pem.trim().split('\n');
+    const der = Buffer.from(lines.slice(1, -1).join(''), 'base64');
+    const at = der.indexOf('requester');
+    der[at] = der[at]! ^ 1;
+    const forged = await post('forged', [lines[0], der.toString('base64'), lines.at(-1)].join('\n'));
+    expect(forged.status).toBe(422);
+    expect(forged.json.message).toContain(
+      'unable to verify certificate request signature: x509: signature verification failure',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { fieldErrors, type FieldError } from '@orch/api';
+import { parseCertificateRequest } from '@orch/component-base';
 import type { UserInfo } from '../../authn/authenticator';
 import { nowTime, type ApiObject } from '../object';
 import { Strategy } from '../strategy';
@@ -26,6 +27,7 @@ const conditionsOf = (obj: ApiObject, type: string): Condition[] =>
  * CertificateSigningRequests, as Kubernetes' CSR strategies:
  * - the requester's identity is recorded by the server on create (spec.username, uid, groups,
  *   extra), never taken from the body;
+ * - spec.request must be a certificate request whose signature holds;
  * - the approval subresource changes only status.conditions (Approved and Denied are added only
  *   there), the status subresource only status and never the Approved and Denied conditions;
  * - no update removes an Approved, Denied or Failed condition, and an issued certificate never changes;
@@ -47,6 +49,20 @@ export class CertificateSigningRequestStrategy extends Strategy {
     if (user.uid) spec.uid = user.uid;
     if (user.groups.length) spec.groups = [...user.groups];
     if (user.extra && Object.keys(user.extra).length) spec.extra = structuredClone(user.extra);
+  }
+
+  override validate(obj: ApiObject): FieldError[] {
+    const errors = super.validate(obj);
+    const request = ((obj.spec ?? {}) as { request?: unknown }).request;
+    // the declaration checks the PEM block; what is in it is read here (Kubernetes' validateCSR)
+    if (typeof request === 'string' && !errors.some((e) => e.field === 'spec.request')) {
+      try {
+        parseCertificateRequest(Buffer.from(request, 'base64'));
+      } catch (e) {
+        errors.push(fieldErrors.invalid('spec.request', request, (e as Error).message));
+      }
+    }
+    return errors;
   }
 
   override prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {

@@ -1,3 +1,4 @@
+import { createCertificateRequest } from '@orch/component-base';
 import { startTestAPIServer, type TestAPIServer } from '../../testing/test-apiserver';
 import { httpsRequest } from '../../testing/https-request';
 import { BearerTokenAuthenticator } from '../../authn/token-authenticator';
@@ -54,7 +55,7 @@ describe('server-set fields on create', () => {
   });
 
   it("records the requester of a CertificateSigningRequest, not the body's claim", async () => {
-    const pem = '-----BEGIN CERTIFICATE REQUEST-----\nMIIBAA==\n-----END CERTIFICATE REQUEST-----\n';
+    const pem = createCertificateRequest('alice').request;
     const csr = await req('/apis/certificates.k8s.io/v1/certificatesigningrequests', {
       method: 'POST',
       body: {
