@@ -208,6 +208,9 @@ spec: {containers: [{name: c, image: busybox}]}
   });
 
   it('watches creates, updates and deletes with get -w', async () => {
+    // a config map already in the selection is listed first: once its row is printed, the watch is on
+    await k('-n', 'e2e', 'create', 'cm', 'watch-anchor');
+    await k('-n', 'e2e', 'label', 'cm', 'watch-anchor', 'watch=me');
     const child = spawn(
       'kubectl',
       [
@@ -228,7 +231,9 @@ spec: {containers: [{name: c, image: busybox}]}
     );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    await new Promise((r) => setTimeout(r, 1500));
+    const listed = Date.now() + 15_000;
+    while (!/ADDED\s+watch-anchor/.test(out) && Date.now() < listed)
+      await new Promise((r) => setTimeout(r, 100));
     await k('-n', 'e2e', 'create', 'cm', 'watched');
     await k('-n', 'e2e', 'label', 'cm', 'watched', 'watch=me');
     await k('-n', 'e2e', 'annotate', 'cm', 'watched', 'seen=yes');

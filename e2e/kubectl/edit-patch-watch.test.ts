@@ -200,9 +200,13 @@ describe('kubectl edit, patch --type strategic and get -w', () => {
       let out = '';
       child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       return {
-        /** The printed lines split into cells (kubectl separates cells by at least two spaces). */
+        /**
+         * The printed lines split into cells (kubectl separates cells by at least two spaces); only
+         * whole lines count, as a line may reach the pipe in two writes.
+         */
         rows: () =>
           out
+            .slice(0, out.lastIndexOf('\n') + 1)
             .split('\n')
             .filter((l) => l.trim() !== '')
             .map((l) => l.trim().split(/\s{2,}/)),
