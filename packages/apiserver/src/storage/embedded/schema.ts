@@ -74,11 +74,18 @@ export function configure(db: Database.Database, synchronous: Synchronous): void
   // checkpoint from a thread of their own (WalCheckpointer) turn it off
   db.pragma(`wal_autocheckpoint = ${walRestartFrames(db)}`);
   // a log that grew past this in a burst is cut back to it when it restarts
-  db.pragma(`journal_size_limit = ${4 * walRestartBytes}`);
+  db.pragma(`journal_size_limit = ${walKeptBytes}`);
 }
 
 /** The size at which the write-ahead log is checkpointed and restarted from its beginning. */
 const walRestartBytes = 16 * 1024 * 1024;
+/** The log file is cut back to this size when the log restarts. */
+const walKeptBytes = 2 * walRestartBytes;
+/**
+ * A log file past this size is a log that grew faster than the checkpoints kept up with (it can only
+ * outgrow {@link walKeptBytes} by growing): the store holds its writes until the log restarts.
+ */
+export const walHoldBytes = 3 * walRestartBytes;
 
 /** {@link walRestartBytes} in log frames (one page each) of this database. */
 export function walRestartFrames(db: Database.Database): number {

@@ -16,7 +16,7 @@ import {
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
-import { configure, walRestartFrames, type Synchronous } from './schema';
+import { configure, walHoldBytes, walRestartFrames, type Synchronous } from './schema';
 import { WalCheckpointer } from './wal-checkpointer';
 
 export interface SqliteStorageOptions {
@@ -68,7 +68,7 @@ interface HistoryRow {
   prev_value: Buffer | null;
 }
 
-/** Commits between two looks at the log's size, until checkpoints have moved to their thread. */
+/** Commits between two looks at the log's size. */
 const logCheckCommits = 16;
 /** The log size from which checkpoints move to their thread. */
 const threadCheckpointsFromBytes = 4 * 1024 * 1024;
@@ -485,10 +485,13 @@ export class SqliteStorage implements Storage {
     return this.stmt.getMeta.get(name)!.value;
   }
 
-  /** After a commit: moves checkpoints to their thread once the log has grown past 4 MiB. */
+  /**
+   * After a commit: moves checkpoints to their thread once the log has grown past 4 MiB; once they
+   * are there, holds the writes until the log restarts when it has outgrown the thread's checkpoints.
+   */
   private checkLog(): void {
     const file = this.threadCheckpointed;
-    if (!file || this.checkpointer || ++this.commitsSinceLogCheck < logCheckCommits) return;
+    if (!file || ++this.commitsSinceLogCheck < logCheckCommits) return;
     this.commitsSinceLogCheck = 0;
     let size: number;
     try {
@@ -496,12 +499,19 @@ export class SqliteStorage implements Storage {
     } catch {
       return;
     }
+    if (this.checkpointer) {
+      if (size > walHoldBytes && !this.held) this.checkpointer.checkpointNow();
+      return;
+    }
     if (size < threadCheckpointsFromBytes) return;
     const restartFrames = walRestartFrames(this.db);
-    this.db.pragma('wal_autocheckpoint = 0');
     this.checkpointer = new WalCheckpointer(
       file,
       {
+        // SQLite checkpoints in the commits until the thread has started
+        started: () => {
+          if (!this.closed) this.db.pragma('wal_autocheckpoint = 0');
+        },
         hold: () => (this.held = true),
         release: () => {
           this.held = false;

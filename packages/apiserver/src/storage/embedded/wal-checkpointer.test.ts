@@ -52,13 +52,13 @@ describe('write-ahead log checkpoints from a thread of their own', () => {
     }
   });
 
-  test('once the log passes 4 MiB the writing connection stops checkpointing and the thread copies the log into the database', async () => {
+  test('once the log passes 4 MiB and the thread has started, the writing connection stops checkpointing and the thread copies the log into the database', async () => {
     const path = file();
     const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
     try {
       const before = size(path);
       await fill(store, 'a', 800);
-      expect(autocheckpoint(store)).toBe(0);
+      await until(() => autocheckpoint(store) === 0);
       // nothing but the thread runs now: the database file receives the written pages
       await until(() => size(path) > before + 800 * value.length);
     } finally {
@@ -99,12 +99,51 @@ describe('write-ahead log checkpoints from a thread of their own', () => {
     }
   });
 
+  test('urged, the thread checkpoints at once with the writes held, and then releases them', async () => {
+    const path = file();
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE t (v BLOB)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 200; i++) insert.run(value);
+    const events: string[] = [];
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    // a restart size the log never reaches: only the urge makes the thread hold the writes
+    const checkpointer = new WalCheckpointer(
+      path,
+      {
+        started,
+        hold: () => events.push('hold'),
+        release: () => events.push('release'),
+        fallBack: () => events.push('fallBack'),
+      },
+      { restartFrames: 1_000_000, activeMs: 60_000, idleMs: 60_000 },
+    );
+    try {
+      await ready;
+      checkpointer.checkpointNow();
+      expect(events).toEqual(['hold']);
+      await until(() => events.includes('release'));
+      // a checkpoint that copied the whole log: the next write starts the log from its beginning
+      const framesBefore = (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
+      insert.run(value);
+      const framesAfter = (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
+      expect(framesAfter).toBeLessThan(framesBefore);
+      expect(events).not.toContain('fallBack');
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
   test('a thread that cannot open the database makes the store fall back to checkpointing itself', async () => {
     const fallBack = jest.fn();
     // a directory is no database file: the thread fails at once
     const checkpointer = new WalCheckpointer(
       dir.path,
-      { hold: jest.fn(), release: jest.fn(), fallBack },
+      { started: jest.fn(), hold: jest.fn(), release: jest.fn(), fallBack },
       { restartFrames: 1024 },
     );
     await until(() => fallBack.mock.calls.length > 0);

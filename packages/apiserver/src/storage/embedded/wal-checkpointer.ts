@@ -4,6 +4,11 @@ import type { CheckpointerThreadData, FromCheckpointer, ToCheckpointer } from '.
 
 /** What the checkpointer asks of the store that writes the database. */
 export interface CheckpointedWrites {
+  /**
+   * The thread has opened the database and checkpoints from now on: the writing connection stops
+   * checkpointing (until then it goes on, so the log stays bounded while the thread starts).
+   */
+  started(): void;
   /** Stop committing: writes wait in the queue until `release`. */
   hold(): void;
   /** Commit again, the writes that waited first. */
@@ -47,6 +52,7 @@ export class WalCheckpointer {
   private readonly thread: Worker;
   private readonly exited: Promise<void>;
   private holdTimer: NodeJS.Timeout | undefined;
+  private readonly hold: () => void;
   private stopping = false;
 
   constructor(file: string, writes: CheckpointedWrites, options: WalCheckpointerOptions) {
@@ -67,11 +73,16 @@ export class WalCheckpointer {
       this.holdTimer = undefined;
       writes.release();
     };
+    this.hold = () => {
+      writes.hold();
+      clearTimeout(this.holdTimer);
+      this.holdTimer = setTimeout(release, maxHoldMs);
+    };
     this.thread.on('message', (m: FromCheckpointer) => {
-      if (m.type === 'hold') {
+      if (m.type === 'ready') writes.started();
+      else if (m.type === 'hold') {
         // nothing is being committed now: the thread's next checkpoint sees the log's end
-        writes.hold();
-        this.holdTimer = setTimeout(release, maxHoldMs);
+        this.hold();
         this.post({ type: 'held' });
       } else release();
     });
@@ -87,9 +98,21 @@ export class WalCheckpointer {
         release();
         if (!this.stopping)
           writes.fallBack(failure ?? new Error(`WAL checkpointer thread exited with code ${code}`));
+        // nothing is posted to a thread that is gone
+        this.stopping = true;
         resolve();
       }),
     );
+  }
+
+  /**
+   * The log has grown past its bound between two of the thread's looks at it (writes outpacing its
+   * checkpoints): the writes are held at once, and the thread checkpoints and restarts the log now.
+   */
+  checkpointNow(): void {
+    if (this.stopping) return;
+    this.hold();
+    this.post({ type: 'urge' });
   }
 
   /** Ends the thread (it closes its connection); resolves once it has. */
