@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { eventually } from '@orch/apiserver';
 import { formatTime } from '@orch/client';
 import { kubectl, kubectlOK } from '../harness/kubectl';
@@ -285,28 +286,25 @@ describe.each([
         if (h !== holder) changedAt = Date.now();
         holder = h;
       });
-      let took = 0;
+      let took: number;
       try {
         const first = await eventually(async () => holder || undefined, `a ${kind} leader`, 60_000);
-        // kill replicas until the holder changes: the one whose kill moved leadership was the leader
-        for (const r of replicas) {
-          await r.stop('SIGKILL');
-          const killed = Date.now();
-          const next = await eventually(
-            async () =>
-              holder !== first && holder
-                ? holder
-                : Date.now() - killed > (leaderElection.leaseSeconds + 2) * 1000
-                  ? 'unchanged'
-                  : undefined,
-            `a new ${kind} leader`,
-            30_000,
-          );
-          if (next !== 'unchanged') {
-            took = changedAt - killed;
-            break;
-          }
-        }
+        // the leading replica is the one that logged taking the lock under the holder's identity
+        const tookLock = (line: string) =>
+          line.includes(first) && /became leader|successfully acquired lease/.test(line);
+        const leader = await eventually(
+          async () => replicas.find((r) => readFileSync(r.log, 'utf8').split('\n').some(tookLock)),
+          `the ${kind} replica leading as ${first}`,
+          10_000,
+        );
+        await leader.stop('SIGKILL');
+        const killed = Date.now();
+        await eventually(
+          async () => (holder !== first && holder) || undefined,
+          `a new ${kind} leader`,
+          30_000,
+        );
+        took = changedAt - killed;
       } finally {
         lock.stop();
       }

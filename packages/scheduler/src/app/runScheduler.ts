@@ -113,7 +113,9 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
       name: le.resourceName,
       callbacks: {
         onStartedLeading: () => {
-          logger.info(`successfully acquired lease ${le.resourceNamespace}/${le.resourceName}`);
+          logger.info(
+            `successfully acquired lease ${le.resourceNamespace}/${le.resourceName} as ${identity}`,
+          );
           scheduler.run();
         },
         onStoppedLeading: () => {
