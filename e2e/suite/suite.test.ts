@@ -291,7 +291,7 @@ describe.each([
         const first = await eventually(async () => holder || undefined, `a ${kind} leader`, 60_000);
         // the leading replica is the one that logged taking the lock under the holder's identity
         const tookLock = (line: string) =>
-          line.includes(first) && /became leader|successfully acquired lease/.test(line);
+          line.includes('successfully acquired lease') && line.includes(`as ${first}`);
         const leader = await eventually(
           async () => replicas.find((r) => readFileSync(r.log, 'utf8').split('\n').some(tookLock)),
           `the ${kind} replica leading as ${first}`,

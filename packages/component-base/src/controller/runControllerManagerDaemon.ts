@@ -8,6 +8,7 @@ import {
 } from '@orch/client';
 import type { DaemonContext, DaemonHandle } from '../app/runDaemon';
 import { errorMessage } from '../errorMessage';
+import { leaderElectionOptionsFromFlags } from '../options/componentOptions';
 import { restConfigFromFlags } from '../options/restConfigFromFlags';
 import type { ControllerLogger } from './ControllerContext';
 import { runLeaderElected } from './runLeaderElected';
@@ -112,7 +113,7 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     signal: abort.signal,
   });
   const electing = runLeaderElected({
-    flags,
+    leaderElection: leaderElectionOptionsFromFlags(flags),
     client: rest,
     name: options.name,
     logger: log,

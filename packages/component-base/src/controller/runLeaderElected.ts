@@ -3,17 +3,17 @@ import {
   LeaderElector,
   leaderElectionClient,
   newResourceLock,
+  resourceLockTypes,
   type ResourceLockType,
   type RestClient,
 } from '@orch/client';
 import { errorMessage } from '../errorMessage';
-import { leaderElectionOptionsFromFlags } from '../options/componentOptions';
-import type { ParsedFlags } from '../options/parsedFlags';
+import type { LeaderElectionOptions } from '../options/componentOptions';
 import type { ControllerLogger } from './ControllerContext';
 
 export interface LeaderElectedOptions {
-  /** The daemon's flags (--leader-elect and the --leader-elect-* lock settings). */
-  flags: ParsedFlags;
+  /** The daemon's --leader-elect and --leader-elect-* lock settings (leaderElectionOptionsFromFlags). */
+  leaderElection: LeaderElectionOptions;
   /** The daemon's client; the lock is read and written through a leader-election copy of it. */
   client: RestClient;
   /** The component name recorded by the elector. */
@@ -28,17 +28,18 @@ export interface LeaderElectedOptions {
 }
 
 /**
- * Runs a daemon's controllers under leader election as Kubernetes' controller managers do: with
- * --leader-elect=false `start` runs at once, otherwise once this process holds the lock named by
+ * Runs a daemon's work under leader election as Kubernetes' scheduler and controller managers do:
+ * with --leader-elect=false `start` runs at once, otherwise once this process holds the lock named by
  * the --leader-elect-resource-* flags. Returns the running election, if any.
  */
 export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | undefined {
-  const { logger: log } = opts;
-  const le = leaderElectionOptionsFromFlags(opts.flags);
+  const { logger: log, leaderElection: le } = opts;
   if (!le.leaderElect) {
     opts.start();
     return undefined;
   }
+  if (!(resourceLockTypes as readonly string[]).includes(le.resourceLock))
+    throw new Error(`--leader-elect-resource-lock: unknown lock type "${le.resourceLock}"`);
   const lock = newResourceLock(le.resourceLock as ResourceLockType, leaderElectionClient(opts.client), {
     namespace: le.resourceNamespace,
     name: le.resourceName,
@@ -52,13 +53,18 @@ export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | un
     name: opts.name,
     callbacks: {
       onStartedLeading: () => {
-        log.info(`${lock.identity()} became leader of ${le.resourceNamespace}/${le.resourceName}`);
+        log.info(
+          `successfully acquired lease ${le.resourceNamespace}/${le.resourceName} as ${lock.identity()}`,
+        );
         opts.start();
       },
       onStoppedLeading: () => {
         if (opts.signal.aborted) return;
         log.error('leaderelection lost');
         (opts.onLeadershipLost ?? (() => process.exit(1)))();
+      },
+      onNewLeader: (id) => {
+        if (id !== lock.identity()) log.info(`new leader elected: ${id}`);
       },
     },
     // a daemon that stops gives the lock up, so that its successor (a restart, a standby) leads

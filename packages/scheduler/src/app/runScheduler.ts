@@ -1,19 +1,12 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { Node, Pod } from '@orch/api';
 import {
   buildConfigFromFlags,
   EventBroadcaster,
   eventSinkFor,
-  LeaderElector,
-  leaderElectionClient,
-  newResourceLock,
-  resourceLockTypes,
   RestClient,
   SharedInformerFactory,
-  type ResourceLockType,
 } from '@orch/client';
-import type { DaemonContext, DaemonHandle } from '@orch/component-base';
+import { runLeaderElected, type DaemonContext, type DaemonHandle } from '@orch/component-base';
 import { RestSchedulerClient } from '../client/restSchedulerClient';
 import { addAllEventHandlers } from '../eventHandlers';
 import { Scheduler } from '../scheduler';
@@ -53,7 +46,6 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
       logger.info(`Flag --${name} is accepted but has no effect: ${notice}`);
 
   const rest = restClientFor(cfg, ctx.name);
-  const identity = `${hostname()}_${randomUUID()}`;
   const broadcaster = new EventBroadcaster(eventSinkFor(rest), {
     onError: (message) => logger.v(2).info(`Unable to write event: ${message}`),
   });
@@ -92,49 +84,17 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   logger.info(`Caches synced; profiles: ${cfg.profiles.map((p) => p.schedulerName).join(', ')}`);
 
   const abort = new AbortController();
-  let stopping = false;
-  let electing: Promise<void> | undefined;
-  const le = cfg.leaderElection;
-  if (!le.leaderElect) {
-    scheduler.run();
-  } else {
-    if (!(resourceLockTypes as readonly string[]).includes(le.resourceLock))
-      throw new Error(`--leader-elect-resource-lock: unknown lock type "${le.resourceLock}"`);
-    const lock = newResourceLock(le.resourceLock as ResourceLockType, leaderElectionClient(rest), {
-      namespace: le.resourceNamespace,
-      name: le.resourceName,
-      identity,
-    });
-    const elector = new LeaderElector({
-      lock,
-      leaseDurationMs: le.leaseDurationMs,
-      renewDeadlineMs: le.renewDeadlineMs,
-      retryPeriodMs: le.retryPeriodMs,
-      name: le.resourceName,
-      callbacks: {
-        onStartedLeading: () => {
-          logger.info(
-            `successfully acquired lease ${le.resourceNamespace}/${le.resourceName} as ${identity}`,
-          );
-          scheduler.run();
-        },
-        onStoppedLeading: () => {
-          if (!stopping) logger.fatal('leaderelection lost');
-        },
-        onNewLeader: (id) => {
-          if (id !== identity) logger.info(`new leader elected: ${id}`);
-        },
-      },
-      releaseOnCancel: true,
-      onError: (err) =>
-        logger.v(2).info(`leader election: ${err instanceof Error ? err.message : String(err)}`),
-    });
-    electing = elector.run(abort.signal);
-  }
+  const electing = runLeaderElected({
+    leaderElection: cfg.leaderElection,
+    client: rest,
+    name: cfg.leaderElection.resourceName,
+    logger,
+    start: () => scheduler.run(),
+    signal: abort.signal,
+  });
 
   return {
     stop: async () => {
-      stopping = true;
       abort.abort();
       await electing;
       await scheduler.stop();

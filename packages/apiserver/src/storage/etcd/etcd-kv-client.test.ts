@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { EtcdCluster } from '../testing/etcd-cluster';
 import { freePort } from '../testing/free-port';
@@ -112,6 +113,10 @@ describe('EtcdKVClient', () => {
     await kv.range({ key: key('a') });
     const etcd = cluster.members[0].process;
     etcd.kill('SIGSTOP');
+    // a stop takes effect once each of the process's threads has been scheduled: until then, under
+    // load, it may still answer
+    const state = () => readFileSync(`/proc/${etcd.pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    while (state() !== 'T') await new Promise((r) => setTimeout(r, 5));
     try {
       const started = Date.now();
       const error = await kv.range({ key: key('a') }).catch((e: unknown) => e);
