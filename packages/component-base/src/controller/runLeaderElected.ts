@@ -3,7 +3,6 @@ import {
   LeaderElector,
   leaderElectionClient,
   newResourceLock,
-  resourceLockTypes,
   type ResourceLockType,
   type RestClient,
 } from '@orch/client';
@@ -38,8 +37,6 @@ export function runLeaderElected(opts: LeaderElectedOptions): Promise<void> | un
     opts.start();
     return undefined;
   }
-  if (!(resourceLockTypes as readonly string[]).includes(le.resourceLock))
-    throw new Error(`--leader-elect-resource-lock: unknown lock type "${le.resourceLock}"`);
   const lock = newResourceLock(le.resourceLock as ResourceLockType, leaderElectionClient(opts.client), {
     namespace: le.resourceNamespace,
     name: le.resourceName,

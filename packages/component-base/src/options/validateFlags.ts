@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { resourceLockTypes } from '@orch/client';
 import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
 import { FeatureGate } from '../featuregate/featureGate';
 import { cipherSuiteErrors, tlsMinVersionErrors } from '../server/tlsSettings';
@@ -16,7 +17,6 @@ import type { ParsedFlags } from './parsedFlags';
 /** A validation rule: returns the problems it finds, each naming the flag. */
 export type FlagValidator = (flags: ParsedFlags) => string[];
 
-const RESOURCE_LOCKS = ['endpoints', 'configmaps', 'leases', 'endpointsleases', 'configmapsleases'];
 const LOGGING_FORMATS = ['text', 'json'];
 const ALGORITHM_PROVIDERS = ['ClusterAutoscalerProvider', 'DefaultProvider'];
 
@@ -64,7 +64,7 @@ const leaderElectionRules: FlagValidator[] = [
       );
     }
     const lock = flags.string('leader-elect-resource-lock');
-    if (!RESOURCE_LOCKS.includes(lock)) {
+    if (!(resourceLockTypes as readonly string[]).includes(lock)) {
       errors.push(`--leader-elect-resource-lock: unknown lock type "${lock}"; use endpoints or configmaps`);
     }
     if (flags.string('leader-elect-resource-name') === '')

@@ -1,6 +1,5 @@
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
-import { admissionForbidden } from '../forbidden';
-import { isAuthorizedForSignerName, type Authorize } from './signer-authorization';
+import { isCertificateSigningRequest, requireSignerPermission, type Authorize } from './signer-authorization';
 
 /**
  * CertificateApproval: approving or denying a CertificateSigningRequest (its approval subresource)
@@ -16,10 +15,8 @@ export class CertificateApproval implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (a.declaration.group !== 'certificates.k8s.io' || a.resource !== 'certificatesigningrequests') return;
-    if (a.subresource !== 'approval' || !a.object || !a.user) return;
+    if (!isCertificateSigningRequest(a) || a.subresource !== 'approval' || !a.object || !a.user) return;
     const signerName = ((a.object.spec ?? {}) as { signerName?: string }).signerName ?? '';
-    if (!(await isAuthorizedForSignerName(this.authorize, a.user, 'approve', signerName)))
-      throw admissionForbidden(a, `user not permitted to approve requests with signerName "${signerName}"`);
+    await requireSignerPermission(this.authorize, a, a.user, 'approve', signerName);
   }
 }

@@ -1,7 +1,6 @@
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
-import { admissionForbidden } from '../forbidden';
 import { jsonEqual } from '../../registry/object';
-import { isAuthorizedForSignerName, type Authorize } from './signer-authorization';
+import { isCertificateSigningRequest, requireSignerPermission, type Authorize } from './signer-authorization';
 
 interface CSRStatus {
   certificate?: string;
@@ -22,8 +21,8 @@ export class CertificateSigning implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (a.declaration.group !== 'certificates.k8s.io' || a.resource !== 'certificatesigningrequests') return;
-    if (a.subresource !== 'status' || !a.object || !a.oldObject || !a.user) return;
+    if (!isCertificateSigningRequest(a) || a.subresource !== 'status') return;
+    if (!a.object || !a.oldObject || !a.user) return;
     const status = (a.object.status ?? {}) as CSRStatus;
     const old = (a.oldObject.status ?? {}) as CSRStatus;
     if (
@@ -32,7 +31,6 @@ export class CertificateSigning implements AdmissionPlugin {
     )
       return;
     const signerName = ((a.oldObject.spec ?? {}) as { signerName?: string }).signerName ?? '';
-    if (!(await isAuthorizedForSignerName(this.authorize, a.user, 'sign', signerName)))
-      throw admissionForbidden(a, `user not permitted to sign requests with signerName "${signerName}"`);
+    await requireSignerPermission(this.authorize, a, a.user, 'sign', signerName);
   }
 }

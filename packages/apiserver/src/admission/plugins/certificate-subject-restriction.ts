@@ -1,6 +1,7 @@
 import { parseCertificateRequest } from '@orch/component-base';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
 import { admissionForbidden } from '../forbidden';
+import { isCertificateSigningRequest } from './signer-authorization';
 
 const KUBE_APISERVER_CLIENT = 'kubernetes.io/kube-apiserver-client';
 
@@ -16,8 +17,7 @@ export class CertificateSubjectRestriction implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (a.declaration.group !== 'certificates.k8s.io' || a.resource !== 'certificatesigningrequests') return;
-    if (a.subresource || !a.object) return;
+    if (!isCertificateSigningRequest(a) || a.subresource || !a.object) return;
     const spec = (a.object.spec ?? {}) as { signerName?: string; request?: string };
     if (spec.signerName !== KUBE_APISERVER_CLIENT) return;
     let organizations: string[];
