@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { startAPIServerProcess, type APIServerProcess } from '@orch/apiserver';
+import { eventually, startAPIServerProcess, type APIServerProcess } from '@orch/apiserver';
 import { kubectl, kubectlOK } from '../harness/kubectl';
 
 /** Stock kubectl against orch-apiserver running as its own process on the embedded store. */
@@ -231,9 +231,7 @@ spec: {containers: [{name: c, image: busybox}]}
     );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const listed = Date.now() + 15_000;
-    while (!/ADDED\s+watch-anchor/.test(out) && Date.now() < listed)
-      await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => /ADDED\s+watch-anchor/.test(out), 'the listed config map', 15_000);
     await k('-n', 'e2e', 'create', 'cm', 'watched');
     await k('-n', 'e2e', 'label', 'cm', 'watched', 'watch=me');
     await k('-n', 'e2e', 'annotate', 'cm', 'watched', 'seen=yes');
