@@ -7,11 +7,12 @@ import { promisify } from 'node:util';
 import { NodeKind, ServiceKind, type Node, type Service } from '@orch/api';
 import {
   daemonBin,
+  defaultServiceNodePortRange,
   eventually,
   freePort,
   startAPIServerProcess,
   startDaemon,
-  startEchoServer,
+  startEchoServerInRange,
   tcpExchange,
   type APIServerProcess,
   type DaemonProcess,
@@ -261,14 +262,20 @@ describe('orch-cloud-controller-manager against orch-apiserver', () => {
   });
 
   test('a LoadBalancer service gets an ingress IP whose listener reaches the node port; deletion closes it', async () => {
-    const created = await services.create({
+    // the node's listener, on a node port this machine has free, held before the service names it
+    const [first, last] = defaultServiceNodePortRange.split('-').map(Number) as [number, number];
+    const backend = await startEchoServerInRange('node', first, last);
+    backends.push(backend.server);
+    await services.create({
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'web', namespace: 'default' },
-      spec: { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 18090, targetPort: 8080 }] },
+      spec: {
+        type: 'LoadBalancer',
+        selector: { app: 'web' },
+        ports: [{ port: 18090, targetPort: 8080, nodePort: backend.port }],
+      },
     } as Service);
-    const nodePort = created.spec?.ports?.[0]?.nodePort ?? 0;
-    backends.push((await startEchoServer('node', nodePort)).server);
 
     const ip = await eventually(
       async () =>

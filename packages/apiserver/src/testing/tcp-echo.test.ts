@@ -1,5 +1,6 @@
+import type { Server } from 'node:net';
 import { freePort } from '../storage/testing/free-port';
-import { startEchoServer, tcpExchange } from './tcp-echo';
+import { startEchoServer, startEchoServerInRange, tcpExchange } from './tcp-echo';
 
 describe('startEchoServer and tcpExchange', () => {
   test('the server answers with its tag and what it received, on a port of its choosing', async () => {
@@ -20,6 +21,38 @@ describe('startEchoServer and tcpExchange', () => {
       expect(await tcpExchange('127.0.0.1', wanted, 'x')).toBe('b:x');
     } finally {
       server.close();
+    }
+  });
+
+  test('in a range, listens on a free port of it, passing over ports that are taken', async () => {
+    // a held port whose neighbour is free: whichever of the two the range starts from, it ends on
+    // the neighbour
+    let blocker: { server: Server; port: number } | undefined;
+    while (!blocker) {
+      const held = await startEchoServer('blocker');
+      const probe = await startEchoServer('probe', held.port + 1).catch(() => undefined);
+      if (probe) {
+        await new Promise((r) => probe.server.close(r));
+        blocker = held;
+      } else held.server.close();
+    }
+    const taken = blocker.port;
+    try {
+      const next = taken + 1;
+      for (let i = 0; i < 4; i++) {
+        const { server, port } = await startEchoServerInRange('c', taken, next);
+        try {
+          expect(port).toBe(next);
+          expect(await tcpExchange('127.0.0.1', port, 'y')).toBe('c:y');
+        } finally {
+          await new Promise((r) => server.close(r));
+        }
+      }
+      await expect(startEchoServerInRange('d', taken, taken)).rejects.toThrow(
+        `no free port in ${taken}-${taken}`,
+      );
+    } finally {
+      blocker.server.close();
     }
   });
 

@@ -14,6 +14,28 @@ export async function startEchoServer(tag: string, port = 0): Promise<{ server: 
   return { server, port: typeof address === 'object' && address ? address.port : 0 };
 }
 
+/**
+ * {@link startEchoServer} on a free port of `first`..`last` (inclusive), tried from a random start:
+ * a port a test names to the server under test (a service's node port) and already holds, so that
+ * nothing else on the machine can take it in between.
+ */
+export async function startEchoServerInRange(
+  tag: string,
+  first: number,
+  last: number,
+): Promise<{ server: Server; port: number }> {
+  const size = last - first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    try {
+      return await startEchoServer(tag, first + ((start + i) % size));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    }
+  }
+  throw new Error(`no free port in ${first}-${last}`);
+}
+
 /** Connects to `host:port`, writes `text` and resolves with all that comes back before the close. */
 export function tcpExchange(host: string, port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {

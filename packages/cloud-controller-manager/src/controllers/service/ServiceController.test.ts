@@ -1,6 +1,11 @@
 import { createServer, type Server } from 'node:net';
 import type { Node, Service } from '@orch/api';
-import { eventually, startEchoServer, tcpExchange } from '@orch/apiserver';
+import {
+  defaultServiceNodePortRange,
+  eventually,
+  startEchoServerInRange,
+  tcpExchange,
+} from '@orch/apiserver';
 import { isNotFound } from '@orch/client';
 import { startCloudTestCluster, type CloudTestCluster } from '../../testing/startCloudTestCluster';
 import {
@@ -33,11 +38,20 @@ afterAll(async () => {
   for (const b of backends) b.close();
 });
 
-/** Creates the service and a TCP server on 127.0.0.1 at its allocated node port, playing the node. */
+/**
+ * A TCP server on 127.0.0.1 playing the node, on a free port of the node port range, and the service
+ * with that node port (a port the apiserver picked could be taken on this machine, for example by a
+ * backend of a service deleted before).
+ */
 async function createWithBackend(service: Service): Promise<void> {
-  const created = await cluster.services.create(service);
-  const nodePort = created.spec?.ports?.[0]?.nodePort ?? 0;
-  backends.push((await startEchoServer('backend', nodePort)).server);
+  const [first, last] = defaultServiceNodePortRange.split('-').map(Number) as [number, number];
+  const backend = await startEchoServerInRange('backend', first, last);
+  backends.push(backend.server);
+  const [port, ...rest] = service.spec?.ports ?? [];
+  await cluster.services.create({
+    ...service,
+    spec: { ...service.spec, ports: [{ ...port!, nodePort: backend.port }, ...rest] },
+  });
 }
 
 function lbService(name: string, port: number): Service {
