@@ -124,6 +124,8 @@ describe('against an apiserver', () => {
       'the first manager to lead',
       15_000,
     );
+    // a controller's log line names the code that logged it, not the manager's logging wrapper
+    expect(a.out.join('')).toMatch(/ ControllerGroup\.[jt]s:\d+\] Started "serviceaccount"/);
     const b = env(args);
     const doneB = b.run();
     await new Promise((r) => setTimeout(r, 1_000));

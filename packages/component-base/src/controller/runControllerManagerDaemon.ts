@@ -75,9 +75,10 @@ export function runControllerManagerDaemon<M extends StartableManager>(
 ): DaemonHandle & { manager: M; stop(): Promise<void> } {
   const { flags, logger } = daemon;
   const log: ControllerLogger = {
-    info: (m) => logger.info(m),
-    warning: (m) => logger.warning(m),
-    error: (m) => logger.error(m),
+    // bound, not wrapped: a log line names the code that called it as its source
+    info: logger.info.bind(logger),
+    warning: logger.warning.bind(logger),
+    error: logger.error.bind(logger),
   };
   const restConfig = options.restConfig ?? restConfigFromFlags(flags, options.name);
   const rest = new RestClient(restConfig);
