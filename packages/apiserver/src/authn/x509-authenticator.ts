@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { AuthenticationError } from './authentication-error';
 import type { Authenticator, UserInfo } from './authenticator';
 
@@ -13,6 +13,8 @@ interface X509Outcome {
 const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
 const anyExtendedKeyUsage = '2.5.29.37.0';
 const maxChainLength = 8;
+/** How many chains' outcomes are remembered across connections. */
+const chainsKept = 1024;
 
 /** The certificates of a PEM bundle (`--client-ca-file`), in file order. */
 export function parseCertificateBundle(pem: string | Buffer): X509Certificate[] {
@@ -20,14 +22,17 @@ export function parseCertificateBundle(pem: string | Buffer): X509Certificate[] 
   return blocks.map((b) => new X509Certificate(b));
 }
 
-/** The leaf certificate a client presented followed by the intermediates it sent. */
+/**
+ * The leaf certificate a client presented followed by the intermediates it sent, as the TLS layer
+ * parsed them (no copy of their DER is parsed again).
+ */
 function peerChain(socket: TLSSocket): X509Certificate[] {
   const chain: X509Certificate[] = [];
-  let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
   const seen = new Set<string>();
-  while (cert && cert.raw && !seen.has(cert.fingerprint256) && chain.length < maxChainLength) {
+  let cert: X509Certificate | undefined = socket.getPeerX509Certificate();
+  while (cert && !seen.has(cert.fingerprint256) && chain.length < maxChainLength) {
     seen.add(cert.fingerprint256);
-    chain.push(new X509Certificate(cert.raw));
+    chain.push(cert);
     cert = cert.issuerCertificate;
   }
   return chain;
@@ -65,6 +70,11 @@ export class X509Authenticator implements Authenticator {
    * is kept per connection (until the chain's validity ends) instead of parsed again per request.
    */
   private readonly byConnection = new WeakMap<TLSSocket, { outcome: X509Outcome; until: number }>();
+  /**
+   * The outcomes of the chains last verified, by their certificates' fingerprints: a client's new
+   * connections present the chain its earlier ones did (kept as long as each outcome holds; bounded).
+   */
+  private readonly byChain = new Map<string, { outcome: X509Outcome; until: number }>();
 
   constructor(
     caBundle: string | Buffer,
@@ -79,7 +89,7 @@ export class X509Authenticator implements Authenticator {
     const now = this.now().getTime();
     let cached = this.byConnection.get(socket);
     if (!cached || now > cached.until) {
-      cached = this.outcomeOf(socket);
+      cached = this.chainOutcome(peerChain(socket), now);
       this.byConnection.set(socket, cached);
     }
     const { outcome } = cached;
@@ -87,8 +97,19 @@ export class X509Authenticator implements Authenticator {
     return outcome.user;
   }
 
-  private outcomeOf(socket: TLSSocket): { outcome: X509Outcome; until: number } {
-    const chain = peerChain(socket);
+  /** The outcome of verifying `chain`: remembered from another connection, or worked out now. */
+  private chainOutcome(chain: X509Certificate[], now: number): { outcome: X509Outcome; until: number } {
+    const key = chain.map((c) => c.fingerprint256).join(',');
+    let known = this.byChain.get(key);
+    if (!known || now > known.until) {
+      known = this.outcomeOf(chain);
+      if (this.byChain.size >= chainsKept) this.byChain.clear();
+      this.byChain.set(key, known);
+    }
+    return known;
+  }
+
+  private outcomeOf(chain: X509Certificate[]): { outcome: X509Outcome; until: number } {
     const leaf = chain[0];
     const until = Math.min(...chain.map((c) => new Date(c.validTo).getTime()), Number.MAX_SAFE_INTEGER);
     if (!leaf) return { outcome: {}, until };
