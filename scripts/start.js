@@ -16,7 +16,11 @@ const root = path.resolve(__dirname, '..');
 // 5,000 pods); the mostly idle reconcilers 1 MB, about 6 MB less resident each.
 const apiserverOptions = ['--max-semi-space-size=4'];
 const schedulerOptions = ['--max-semi-space-size=2'];
-const idleOptions = ['--max-semi-space-size=1'];
+// The reconcilers' work is bounded by their API rate limits (--kube-api-qps), not by their CPU: without
+// the optimizing compiler they keep 8-11 MB less resident each, at the same speed (measured: a
+// 150-replica Deployment rolled out in 7.9 s either way, the controller manager using 3.4 s of CPU
+// instead of 2.3 s).
+const reconcilerOptions = ['--max-semi-space-size=1', '--lite-mode'];
 
 function usage() {
   return `Usage: npm start -- [options]
@@ -149,7 +153,7 @@ function daemons(opts, pki) {
         `--cluster-signing-key-file=${pki.files.caKey}`,
       ],
       ready: 'https://127.0.0.1:10257/healthz',
-      nodeOptions: idleOptions,
+      nodeOptions: reconcilerOptions,
     },
     {
       name: 'orch-cloud-controller-manager',
@@ -162,8 +166,7 @@ function daemons(opts, pki) {
         '--cluster-cidr=10.128.0.0/9',
       ],
       ready: 'https://127.0.0.1:10258/healthz',
-      // Mostly idle: without the optimizing compiler it keeps about 9 MB less resident.
-      nodeOptions: [...idleOptions, '--lite-mode'],
+      nodeOptions: reconcilerOptions,
     },
     {
       name: 'orch-scheduler',
@@ -182,7 +185,7 @@ function daemons(opts, pki) {
         ...(fs.existsSync(ccmBin) ? ['--cloud-provider=external'] : []),
       ],
       ready: undefined,
-      nodeOptions: idleOptions,
+      nodeOptions: reconcilerOptions,
     },
   ].map((d) => ({ ...d, log: path.join(logDir, `${d.name}.log`) }));
 }
