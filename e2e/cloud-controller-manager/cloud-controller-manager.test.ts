@@ -7,12 +7,11 @@ import { promisify } from 'node:util';
 import { NodeKind, ServiceKind, type Node, type Service } from '@orch/api';
 import {
   daemonBin,
-  defaultServiceNodePortRange,
   eventually,
   freePort,
   startAPIServerProcess,
   startDaemon,
-  startEchoServerInRange,
+  startNodePortEchoServer,
   tcpExchange,
   type APIServerProcess,
   type DaemonProcess,
@@ -263,8 +262,7 @@ describe('orch-cloud-controller-manager against orch-apiserver', () => {
 
   test('a LoadBalancer service gets an ingress IP whose listener reaches the node port; deletion closes it', async () => {
     // the node's listener, on a node port this machine has free, held before the service names it
-    const [first, last] = defaultServiceNodePortRange.split('-').map(Number) as [number, number];
-    const backend = await startEchoServerInRange('node', first, last);
+    const backend = await startNodePortEchoServer('node');
     backends.push(backend.server);
     await services.create({
       apiVersion: 'v1',

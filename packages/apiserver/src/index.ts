@@ -43,16 +43,12 @@ export {
 } from './storage/testing/etcd-cluster';
 export { freePort } from './storage/testing/free-port';
 export { eventually } from './testing/eventually';
-export { startEchoServer, startEchoServerInRange, tcpExchange } from './testing/tcp-echo';
+export { startEchoServer, startNodePortEchoServer, tcpExchange } from './testing/tcp-echo';
 export { httpsRequest, type HttpsResponse, type HttpsRequestOptions } from './testing/https-request';
 export { enableAccessControl, type AccessControlOptions, type AccessControl } from './reviews/access-control';
 export { AlwaysDenyAuthorizer } from './authz/authorizer';
 export { signServiceAccountToken, ServiceAccountTokenAuthenticator } from './authn/service-account-token';
-export {
-  ServiceIPAllocator,
-  AllocationError,
-  defaultServiceNodePortRange,
-} from './registry/strategies/service-ip-allocator';
+export { ServiceIPAllocator, AllocationError } from './registry/strategies/service-ip-allocator';
 export {
   issueTestCertificate,
   startSecuredServer,

@@ -1,6 +1,6 @@
 import type { Server } from 'node:net';
 import { freePort } from '../storage/testing/free-port';
-import { startEchoServer, startEchoServerInRange, tcpExchange } from './tcp-echo';
+import { startEchoServer, startEchoServerInRange, startNodePortEchoServer, tcpExchange } from './tcp-echo';
 
 describe('startEchoServer and tcpExchange', () => {
   test('the server answers with its tag and what it received, on a port of its choosing', async () => {
@@ -53,6 +53,17 @@ describe('startEchoServer and tcpExchange', () => {
       );
     } finally {
       blocker.server.close();
+    }
+  });
+
+  test('a node port stand-in listens in the default node port range, 30000-32767', async () => {
+    const { server, port } = await startNodePortEchoServer('n');
+    try {
+      expect(port).toBeGreaterThanOrEqual(30000);
+      expect(port).toBeLessThanOrEqual(32767);
+      expect(await tcpExchange('127.0.0.1', port, 'z')).toBe('n:z');
+    } finally {
+      server.close();
     }
   });
 

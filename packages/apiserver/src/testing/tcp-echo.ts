@@ -1,4 +1,5 @@
 import { connect, createServer, type Server } from 'node:net';
+import { defaultServiceNodePortRange, parsePortRange } from '../registry/strategies/service-ip-allocator';
 
 /**
  * A TCP server on 127.0.0.1 answering each connection's first data with `${tag}:${data}`, then
@@ -34,6 +35,14 @@ export async function startEchoServerInRange(
     }
   }
   throw new Error(`no free port in ${first}-${last}`);
+}
+
+/**
+ * {@link startEchoServerInRange} over the default node port range: a test's stand-in for a node
+ * listening on a service's node port, which the test then gives the service as its `nodePort`.
+ */
+export function startNodePortEchoServer(tag: string): Promise<{ server: Server; port: number }> {
+  return startEchoServerInRange(tag, ...parsePortRange(defaultServiceNodePortRange));
 }
 
 /** Connects to `host:port`, writes `text` and resolves with all that comes back before the close. */

@@ -10,6 +10,17 @@ export const serviceNodePortPrefix = '/registry/core/servicenodeports/';
 export const defaultServiceClusterIPRange = '10.0.0.0/24';
 export const defaultServiceNodePortRange = '30000-32767';
 
+/** The first and last port of a `--service-node-port-range` such as `30000-32767`. */
+export function parsePortRange(portRange: string): [number, number] {
+  const m = /^(\d+)-(\d+)$/.exec(portRange);
+  const low = Number(m?.[1]);
+  const high = Number(m?.[2]);
+  if (!m || low < 1 || high > 65535 || low > high) {
+    throw new Error(`invalid service node port range "${portRange}"`);
+  }
+  return [low, high];
+}
+
 /** Why an allocation failed; the service registry turns it into a 422 on the field concerned. */
 export class AllocationError extends Error {
   constructor(
@@ -128,12 +139,7 @@ export class ServiceIPAllocator {
       numberToIPv4,
       ipv4ToNumber,
     );
-    const m = /^(\d+)-(\d+)$/.exec(portRange);
-    const low = Number(m?.[1]);
-    const high = Number(m?.[2]);
-    if (!m || low < 1 || high > 65535 || low > high) {
-      throw new Error(`invalid service node port range "${portRange}"`);
-    }
+    const [low, high] = parsePortRange(portRange);
     this.portRange = portRange;
     this.ports = new StoredRange(storage, serviceNodePortPrefix, low, high, String, (p: number) =>
       Number.isInteger(p) ? p : undefined,

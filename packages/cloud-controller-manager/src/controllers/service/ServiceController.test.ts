@@ -1,11 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import type { Node, Service } from '@orch/api';
-import {
-  defaultServiceNodePortRange,
-  eventually,
-  startEchoServerInRange,
-  tcpExchange,
-} from '@orch/apiserver';
+import { eventually, startNodePortEchoServer, tcpExchange } from '@orch/apiserver';
 import { isNotFound } from '@orch/client';
 import { startCloudTestCluster, type CloudTestCluster } from '../../testing/startCloudTestCluster';
 import {
@@ -44,8 +39,7 @@ afterAll(async () => {
  * backend of a service deleted before).
  */
 async function createWithBackend(service: Service): Promise<void> {
-  const [first, last] = defaultServiceNodePortRange.split('-').map(Number) as [number, number];
-  const backend = await startEchoServerInRange('backend', first, last);
+  const backend = await startNodePortEchoServer('backend');
   backends.push(backend.server);
   const [port, ...rest] = service.spec?.ports ?? [];
   await cluster.services.create({
