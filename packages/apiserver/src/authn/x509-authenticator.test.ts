@@ -12,7 +12,6 @@ function requestWith(...pems: string[]): { req: IncomingMessage; peerReads: () =
   const chain = pems.map((p) => new X509Certificate(p));
   let reads = 0;
   const socket = {
-    getPeerCertificate: () => ({}),
     getPeerX509Certificate: () => {
       reads++;
       // the TLS layer links each certificate to the one the client sent above it

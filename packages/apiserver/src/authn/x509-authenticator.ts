@@ -85,7 +85,7 @@ export class X509Authenticator implements Authenticator {
 
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const socket = req.socket as TLSSocket | undefined;
-    if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
+    if (!socket || typeof socket.getPeerX509Certificate !== 'function') return undefined;
     const now = this.now().getTime();
     let cached = this.byConnection.get(socket);
     if (!cached || now > cached.until) {
