@@ -152,6 +152,38 @@ spec: {containers: [{name: c, image: busybox}]}
     expect(JSON.parse(await k('-n', 'e2e', 'get', 'deploy', 'web', '-o', 'json')).spec.replicas).toBe(5);
   });
 
+  it('prints the tables of the scale and status subresources', async () => {
+    await k(
+      '-n',
+      'e2e',
+      'patch',
+      'deploy',
+      'web',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"replicas":4,"readyReplicas":3,"updatedReplicas":4,"availableReplicas":2}}',
+    );
+    const rows = async (...args: string[]) =>
+      (await k('-n', 'e2e', 'get', 'deploy', 'web', ...args))
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s{2,}/));
+    const scale = await rows('--subresource=scale');
+    expect(scale[0]).toEqual(['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
+    expect(scale[1]!.slice(0, 3)).toEqual(['web', '5', '4']);
+    const status = await rows('--subresource=status');
+    expect(status[0]).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+    expect(status[1]!.slice(0, 4)).toEqual(['web', '3/5', '4', '2']);
+    expect(
+      JSON.parse(await k('-n', 'e2e', 'get', 'deploy', 'web', '--subresource=scale', '-o', 'json')),
+    ).toMatchObject({
+      kind: 'Scale',
+      spec: { replicas: 5 },
+      status: { replicas: 4, selector: 'app=web' },
+    });
+  });
+
   it('runs --dry-run=server without persisting', async () => {
     await k('-n', 'e2e', 'create', 'cm', 'ghost', '--dry-run=server');
     expect((await kubectl(api.kubeconfig, ['-n', 'e2e', 'get', 'cm', 'ghost'])).code).not.toBe(0);

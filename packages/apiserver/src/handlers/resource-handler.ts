@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import {
+  ScaleKind,
   toTable,
   type KindDeclaration,
   type ProtobufCodec,
@@ -367,7 +368,9 @@ export class ResourceHandler {
     }
     if (store.strategy.objectSubresources.includes(info.subresource)) {
       if (info.verb === 'get') {
-        this.sendObject(req, res, 200, await store.read(scope(), info.name), decl, warnings, pretty);
+        // a table has the kind's columns, as for the object itself (kubectl get --subresource=status)
+        const object = await store.read(scope(), info.name);
+        this.sendObject(req, res, 200, object, decl, warnings, pretty, true);
         return;
       }
       if (info.verb === 'update') {
@@ -431,21 +434,10 @@ export class ResourceHandler {
         },
       };
     };
-    const send = (code: number, scale: ApiObject): void => {
-      const negotiated = negotiate(req.headers.accept, {
-        protobuf: this.ctx.codec.supports(scaleAPIVersion, 'Scale'),
-        table: false,
-      });
-      this.write(
-        res,
-        code,
-        encodeBody(scale, negotiated, this.ctx.codec, pretty),
-        negotiated.contentType,
-        warnings,
-      );
-    };
     if (info.verb === 'get') {
-      send(200, toScale(await store.read(scope(), info.name)));
+      // a table has the Scale's own columns (kubectl get --subresource=scale)
+      const scale = toScale(await store.read(scope(), info.name));
+      this.sendObject(req, res, 200, scale, ScaleKind, warnings, pretty, true);
       return;
     }
     if (info.verb !== 'update' && info.verb !== 'patch') {
@@ -543,7 +535,7 @@ export class ResourceHandler {
       },
       options,
     );
-    send(200, toScale(object));
+    this.sendObject(req, res, 200, toScale(object), ScaleKind, warnings, pretty);
   }
 
   private customRequest(

@@ -108,4 +108,25 @@ describe('autoscaling/v1 Scale', () => {
       'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
     ]);
   });
+
+  it('prints NAME DESIRED AVAILABLE AGE, as kubectl get --subresource=scale shows it', () => {
+    const now = new Date('2024-01-01T00:10:00Z');
+    const scale = {
+      metadata: { name: 'web', creationTimestamp: '2024-01-01T00:00:00Z' },
+      spec: { replicas: 5 },
+      status: { replicas: 3, selector: 'app=web' },
+    };
+    expect(ScaleKind.columns!.map((c) => [c.name, c.type, c.priority ?? 0, c.cell(scale, now)])).toEqual([
+      ['Name', 'string', 0, 'web'],
+      ['Desired', 'integer', 0, 5],
+      ['Available', 'integer', 0, 3],
+      ['Age', 'string', 0, '10m'],
+    ]);
+    expect(ScaleKind.columns!.map((c) => c.cell({ metadata: { name: 'new' } }, now))).toEqual([
+      'new',
+      0,
+      0,
+      '<unknown>',
+    ]);
+  });
 });

@@ -4,6 +4,7 @@ import { defineKind } from '../../schema/kind';
 import { objectMeta } from '../../meta/object-meta';
 import { child } from '../../validation/field-error';
 import { validateNonnegative } from '../apps/int-or-percent';
+import { ageColumn, nameColumn } from '../columns';
 
 export const ScaleSpecSchema = struct(
   'io.k8s.api.autoscaling.v1.ScaleSpec',
@@ -25,7 +26,10 @@ export const ScaleSchema = struct('io.k8s.api.autoscaling.v1.Scale', {
 });
 export type Scale = Static<typeof ScaleSchema>;
 
-/** The body of every scale subresource; not a resource of its own. */
+/**
+ * The body of every scale subresource; not a resource of its own. Its table is what
+ * `kubectl get <kind> <name> --subresource=scale` prints.
+ */
 export const ScaleKind = defineKind({
   group: 'autoscaling',
   versions: ['v1'],
@@ -36,4 +40,20 @@ export const ScaleKind = defineKind({
   schema: ScaleSchema,
   verbs: [],
   virtual: true,
+  columns: [
+    nameColumn(),
+    {
+      name: 'Desired',
+      type: 'integer',
+      description: ScaleSpecSchema.properties.replicas.description!,
+      cell: (scale) => scale.spec?.replicas ?? 0,
+    },
+    {
+      name: 'Available',
+      type: 'integer',
+      description: ScaleStatusSchema.properties.replicas.description!,
+      cell: (scale) => scale.status?.replicas ?? 0,
+    },
+    ageColumn(),
+  ],
 });
