@@ -44,12 +44,13 @@ describe('validateFlags', () => {
     ).toEqual([
       '--leader-elect-retry-period must be greater than zero',
       '--leader-elect-renew-deadline (15s) must be less than or equal to --leader-elect-lease-duration (10s)',
-      '--leader-elect-resource-lock: unknown lock type "files"; use endpoints or configmaps',
+      '--leader-elect-resource-lock: unknown lock type "files"; use one of leases, endpoints, configmaps, endpointsleases, configmapsleases',
     ]);
     expect(
       problems('controller-manager', ['--leader-elect=false', '--leader-elect-retry-period=0s']),
     ).toEqual([]);
-    expect(problems('controller-manager', ['--leader-elect-resource-lock=configmaps'])).toEqual([]);
+    for (const lock of ['leases', 'endpoints', 'configmaps', 'endpointsleases', 'configmapsleases'])
+      expect(problems('controller-manager', [`--leader-elect-resource-lock=${lock}`])).toEqual([]);
   });
 
   it('checks TLS version and cipher suites against doc 3', () => {

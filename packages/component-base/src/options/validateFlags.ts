@@ -65,7 +65,9 @@ const leaderElectionRules: FlagValidator[] = [
     }
     const lock = flags.string('leader-elect-resource-lock');
     if (!(resourceLockTypes as readonly string[]).includes(lock)) {
-      errors.push(`--leader-elect-resource-lock: unknown lock type "${lock}"; use endpoints or configmaps`);
+      errors.push(
+        `--leader-elect-resource-lock: unknown lock type "${lock}"; use one of ${resourceLockTypes.join(', ')}`,
+      );
     }
     if (flags.string('leader-elect-resource-name') === '')
       errors.push('--leader-elect-resource-name must not be empty');

@@ -1,3 +1,4 @@
+import { resourceLockTypes } from '@orch/client';
 import { SYSTEM_NAMESPACE } from '../daemonKind';
 import { flag, type FlagSpec } from '../flagSpec';
 
@@ -29,7 +30,7 @@ export function leaderElectionFlags(resourceName: string): FlagSpec[] {
       name: 'leader-elect-resource-lock',
       type: 'string',
       default: 'endpoints',
-      help: "The type of resource object used for locking during leader election. Supported options are 'endpoints' (default) and 'configmaps'.",
+      help: `The type of resource object used for locking during leader election. Supported options are ${resourceLockTypes.map((t) => `'${t}'`).join(', ')}.`,
       configKey: 'leaderElection.resourceLock',
     }),
     flag({
