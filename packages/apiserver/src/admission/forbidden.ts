@@ -3,11 +3,5 @@ import type { AdmissionAttributes } from './admission';
 
 /** admission.NewForbidden: `<resource> "<name>" is forbidden: <reason>`. */
 export function admissionForbidden(a: AdmissionAttributes, reason: string): StatusError {
-  const qualified = a.declaration.group ? `${a.resource}.${a.declaration.group}` : a.resource;
-  const subject = a.name ? `${qualified} "${a.name}"` : qualified;
-  return statusErrors.forbidden(`${subject} is forbidden: ${reason}`, {
-    name: a.name,
-    group: a.declaration.group,
-    kind: a.resource,
-  });
+  return statusErrors.forbiddenObject({ group: a.declaration.group, resource: a.resource }, a.name, reason);
 }

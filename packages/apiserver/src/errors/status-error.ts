@@ -90,6 +90,13 @@ export const statusErrors = {
   unauthorized: (message = 'Unauthorized'): StatusError => make(401, 'Unauthorized', message),
   forbidden: (message: string, details?: Status['details']): StatusError =>
     make(403, 'Forbidden', message, details),
+  /** Kubernetes' NewForbidden: `<resource> "<name>" is forbidden: <reason>` (without the name when unnamed). */
+  forbiddenObject: (q: Qualified, name: string, reason: string): StatusError =>
+    make(403, 'Forbidden', `${qualified(q)}${name ? ` "${name}"` : ''} is forbidden: ${reason}`, {
+      name,
+      group: q.group,
+      kind: q.resource,
+    }),
   methodNotAllowed: (message: string): StatusError => make(405, 'MethodNotAllowed', message),
   notAcceptable: (message: string): StatusError => make(406, 'NotAcceptable', message),
   gone: (message: string): StatusError => make(410, 'Gone', message),

@@ -156,7 +156,10 @@ export class Strategy {
     return (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
   }
 
-  /** Called when a delete finds the object; returns true when the kind keeps it (as a namespace becomes Terminating). */
+  /**
+   * Called when a delete finds the object; returns true when the kind keeps it (as a namespace
+   * becomes Terminating), throws when the kind refuses the delete (the system priority classes).
+   */
   beforeDelete(_obj: ApiObject, _now: Date): boolean {
     return false;
   }

@@ -10,6 +10,7 @@ import {
   buildOpenAPIv3,
   openAPIv3PathOf,
   ProtobufCodec,
+  systemPriorityClassList,
   RESTMapper,
   type KindDeclaration,
   type OpenAPIInfo,
@@ -317,6 +318,7 @@ export class APIServer {
   async bootstrap(): Promise<void> {
     // the stores made here read through the watch caches like every later one
     await this.prepareStorage();
+    await this.bootstrapPriorityClasses();
     const namespaces = this.mapper.forResource('', 'v1', 'namespaces');
     if (!namespaces) return;
     const store = this.storeFor(namespaces);
@@ -349,6 +351,28 @@ export class APIServer {
     this.kubernetesServiceIP = allocator.firstIP();
     // the Service names this server's port: created here when listening already, else by start()
     if (this.port()) await this.bootstrapKubernetesService();
+  }
+
+  /** The system PriorityClasses every cluster has (Kubernetes' bootstrap-system-priority-classes). */
+  private async bootstrapPriorityClasses(): Promise<void> {
+    const mapping = this.mapper.forResource('scheduling.k8s.io', 'v1', 'priorityclasses');
+    if (!mapping) return;
+    const store = this.storeFor(mapping);
+    for (const { name, value, description } of systemPriorityClassList) {
+      await ignoreExisting(
+        store.create(
+          { namespace: '', apiVersion: 'scheduling.k8s.io/v1', dryRun: false },
+          {
+            apiVersion: 'scheduling.k8s.io/v1',
+            kind: 'PriorityClass',
+            metadata: { name },
+            value,
+            description,
+          },
+          { fieldValidation: 'Strict', warnings: [] },
+        ),
+      );
+    }
   }
 
   /** The `default/kubernetes` Service (the range's first IP, 443 → this server) and its Endpoints. */

@@ -9,11 +9,24 @@ import { ageColumn, nameColumn } from '../columns';
 export const HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000;
 /** Prefix of the names reserved for the system classes. */
 export const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-';
-/** The classes the apiserver creates itself, with their values. */
-export const systemPriorityClasses: Readonly<Record<string, number>> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-};
+/** The classes every cluster has: the apiserver creates them and refuses their deletion. */
+export const systemPriorityClassList: readonly { name: string; value: number; description: string }[] = [
+  {
+    name: 'system-node-critical',
+    value: 2000001000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    name: 'system-cluster-critical',
+    value: 2000000000,
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+];
+/** The system classes' values by name. */
+export const systemPriorityClasses: Readonly<Record<string, number>> = Object.fromEntries(
+  systemPriorityClassList.map((c) => [c.name, c.value]),
+);
 
 export const PreemptionPolicies = ['PreemptLowerPriority', 'Never'] as const;
 

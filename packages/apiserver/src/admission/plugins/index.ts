@@ -11,7 +11,6 @@ import { PriorityAdmission } from './priority';
 import { ServiceAccountAdmission } from './service-account';
 
 export { immortalNamespaces } from './namespace-lifecycle';
-export { systemPriorityClasses } from './priority';
 
 /** What a plugin is made with: lookups of stored objects, and the server's authorizer. */
 export interface AdmissionPluginContext {

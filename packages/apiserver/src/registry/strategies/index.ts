@@ -5,6 +5,7 @@ import { CreateOnUpdateStrategy } from './create-on-update-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
 import { PodStrategy } from './pod-strategy';
+import { PriorityClassStrategy } from './priority-class-strategy';
 import { NodeStrategy } from './node-strategy';
 import { ServiceStrategy } from './service-strategy';
 
@@ -22,6 +23,7 @@ const strategies: Record<string, StrategyFactory> = {
   '/events': (d) => new CreateOnUpdateStrategy(d),
   'events.k8s.io/events': (d) => new CreateOnUpdateStrategy(d),
   'coordination.k8s.io/leases': (d) => new CreateOnUpdateStrategy(d),
+  'scheduling.k8s.io/priorityclasses': (d) => new PriorityClassStrategy(d),
 };
 
 /** The strategy of a kind: its own where it has one, the generic one otherwise. */
