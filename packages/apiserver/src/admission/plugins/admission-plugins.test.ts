@@ -67,7 +67,7 @@ describe('the default admission plugins', () => {
       expect(r.json.details.causes).toEqual([
         {
           reason: 'NamespaceTerminating',
-          message: 'unable to create new content in namespace ending because it is being terminated',
+          message: 'namespace ending is being terminated',
           field: 'metadata.namespace',
         },
       ]);

@@ -34,11 +34,19 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     if (!ns) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, a.namespace);
     const phase = (ns.status as { phase?: string } | undefined)?.phase;
     if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
-      const message = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
-      const e = admissionForbidden(a, message);
+      const e = admissionForbidden(
+        a,
+        `unable to create new content in namespace ${a.namespace} because it is being terminated`,
+      );
       e.status.details = {
         ...e.status.details,
-        causes: [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }],
+        causes: [
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${a.namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
       };
       throw e;
     }
