@@ -53,6 +53,7 @@ kind: CronJob
 metadata: {name: tick}
 spec:
   schedule: "*/5 * * * *"
+  timeZone: Europe/Berlin
   jobTemplate:
     spec:
       template:
@@ -96,6 +97,9 @@ spec: {containers: [{name: c, image: busybox}]}
     expect(deploys).toMatch(/^web\s+0\/2\s+0\s+0\s+\d+s$/m);
     const wide = await k('-n', 'e2e', 'get', 'deployments', '-o', 'wide');
     expect(wide).toMatch(/^web\s+0\/2\s+0\s+0\s+\d+s\s+nginx\s+nginx:1.25\s+app=web$/m);
+    expect(await k('-n', 'e2e', 'get', 'cronjob', 'tick', '-o', 'jsonpath={.spec.timeZone}')).toBe(
+      'Europe/Berlin',
+    );
     const pod = JSON.parse(await k('-n', 'e2e', 'get', 'pod', 'solo', '-o', 'json'));
     expect(pod.spec).toMatchObject({
       restartPolicy: 'Always',

@@ -4,3 +4,4 @@ export * from './fields';
 export * from './quantity';
 export * from './intstr';
 export * from './meta';
+export * from './time-zone';

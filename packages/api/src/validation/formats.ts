@@ -12,6 +12,7 @@ import {
 } from '../util/names';
 import { memoizeCheck } from './memo-check';
 import { quantityErrors } from './quantity-value';
+import { isTimeZoneName } from '../util/time-zone';
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -32,7 +33,13 @@ const everyRegexp = /^@every\s+([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$/;
  * Messages follow the parser Kubernetes uses where it has one (`Expected exactly 5 fields, found 1: foo`).
  */
 export function cronErrors(schedule: string): readonly string[] {
-  const spec = schedule.trim();
+  let spec = schedule.trim();
+  // a leading TZ=<zone> or CRON_TZ=<zone> names the schedule's time zone (the CronJob rules refuse it)
+  const zone = /^(?:CRON_)?TZ=(\S*)\s*/.exec(spec);
+  if (zone) {
+    if (!isTimeZoneName(zone[1]!)) return [`provided bad location ${zone[1]}: unknown time zone ${zone[1]}`];
+    spec = spec.slice(zone[0].length);
+  }
   if (spec.startsWith('@')) {
     if (cronDescriptors.has(spec) || everyRegexp.test(spec)) return NONE;
     return [`Unrecognized descriptor: ${spec}`];

@@ -153,6 +153,13 @@ describe('compileSchemaValidator', () => {
       ['spec.schedule: Invalid value: "every day": Expected exactly 5 fields, found 2: every day'],
     ],
     [
+      'cron format with an unknown time zone of its own',
+      { schedule: 'TZ=Mars/Olympus_Mons 0 9 * * *' },
+      [
+        'spec.schedule: Invalid value: "TZ=Mars/Olympus_Mons 0 9 * * *": provided bad location Mars/Olympus_Mons: unknown time zone Mars/Olympus_Mons',
+      ],
+    ],
+    [
       'non-negative int-or-percent',
       { maxSurge: -1 },
       ['spec.maxSurge: Invalid value: -1: must be greater than or equal to 0'],

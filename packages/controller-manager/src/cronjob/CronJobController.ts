@@ -171,7 +171,7 @@ export class CronJobController implements RunningController {
 
     let times: number[];
     try {
-      const schedule = parseSchedule(cj.spec?.schedule ?? '');
+      const schedule = parseSchedule(cj.spec?.schedule ?? '', cj.spec?.timeZone);
       const earliest = cj.status?.lastScheduleTime ?? cj.metadata?.creationTimestamp;
       times = unmetScheduleTimes(
         schedule,

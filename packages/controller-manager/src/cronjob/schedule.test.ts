@@ -15,6 +15,17 @@ describe('parseSchedule', () => {
     expect(parseSchedule('@every 90s').next(t('2024-01-01T00:00:00.400Z'))).toBe(t('2024-01-01T00:01:30Z'));
   });
 
+  test('in a time zone', () => {
+    // 09:00 in New York is 14:00 UTC in winter and 13:00 UTC in summer
+    const nineInNewYork = parseSchedule('0 9 * * *', 'America/New_York');
+    expect(nineInNewYork.next(t('2024-01-01T00:00:00Z'))).toBe(t('2024-01-01T14:00:00Z'));
+    expect(nineInNewYork.next(t('2024-07-01T00:00:00Z'))).toBe(t('2024-07-01T13:00:00Z'));
+    expect(parseSchedule('0 9 * * *').next(t('2024-01-01T00:00:00Z'))).toBe(t('2024-01-01T09:00:00Z'));
+    expect(() => parseSchedule('0 9 * * *', 'Mars/Olympus_Mons')).toThrow(
+      'unknown time zone Mars/Olympus_Mons',
+    );
+  });
+
   test('rejects what the standard parser rejects', () => {
     expect(() => parseSchedule('* * * * * *')).toThrow('expected exactly 5 fields');
     expect(() => parseSchedule('61 * * * *')).toThrow();

@@ -1,4 +1,5 @@
 import { parseDuration } from '@orch/component-base';
+import { isTimeZoneName } from '@orch/api';
 import { CronExpressionParser } from 'cron-parser';
 
 /** A parsed schedule: the first activation strictly after a time. */
@@ -19,10 +20,10 @@ const DESCRIPTORS: Record<string, string> = {
 
 /**
  * Parses a CronJob schedule as Kubernetes does: five fields (minute hour day-of-month month
- * day-of-week), a descriptor (@hourly, @daily, ...) or `@every <duration>`. Times are UTC.
- * Throws with the parser's message.
+ * day-of-week), a descriptor (@hourly, @daily, ...) or `@every <duration>`, read in the IANA time
+ * zone `timeZone` (UTC, this controller manager's, when not given). Throws with the parser's message.
  */
-export function parseSchedule(spec: string): Schedule {
+export function parseSchedule(spec: string, timeZone = 'UTC'): Schedule {
   const text = spec.trim();
   if (text.startsWith('@every ')) {
     let delay = parseDuration(text.slice('@every '.length).trim());
@@ -34,10 +35,11 @@ export function parseSchedule(spec: string): Schedule {
   if (text.startsWith('@') && !DESCRIPTORS[text]) throw new Error(`unrecognized descriptor: ${text}`);
   const fields = expr.split(/\s+/).filter(Boolean);
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: ${text}`);
-  CronExpressionParser.parse(expr, { tz: 'UTC' });
+  if (!isTimeZoneName(timeZone)) throw new Error(`unknown time zone ${timeZone}`);
+  CronExpressionParser.parse(expr, { tz: timeZone });
   return {
     next: (after) =>
-      CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: 'UTC' })
+      CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: timeZone })
         .next()
         .getTime(),
   };

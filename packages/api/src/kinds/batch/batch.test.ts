@@ -105,6 +105,7 @@ describe('batch declarations', () => {
     });
     expect(protos(CronJobSpecSchema)).toEqual({
       schedule: 1,
+      timeZone: 8,
       startingDeadlineSeconds: 2,
       concurrencyPolicy: 3,
       suspend: 4,
@@ -513,6 +514,35 @@ describe('CronJob', () => {
     ).toEqual([
       'spec.jobTemplate.spec.selector: Invalid value: X: `selector` will be auto-generated',
       'spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"',
+    ]);
+  });
+
+  it('validates timeZone and time zones in the schedule with Kubernetes messages', () => {
+    const spec = (schedule: string, timeZone?: string) =>
+      run(
+        CronJobSpecSchema,
+        { schedule, jobTemplate: {}, ...(timeZone === undefined ? {} : { timeZone }) },
+        'spec',
+      );
+    expect(spec('0 9 * * 1-5', 'America/New_York')).toEqual([]);
+    expect(spec('0 9 * * *', 'Etc/UTC')).toEqual([]);
+    expect(spec('0 9 * * *', '')).toEqual([
+      'spec.timeZone: Invalid value: "": timeZone must be nil or non-empty string',
+    ]);
+    expect(spec('0 9 * * *', 'Local')).toEqual([
+      'spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
+    ]);
+    expect(spec('0 9 * * *', 'Mars/Olympus_Mons')).toEqual([
+      'spec.timeZone: Invalid value: "Mars/Olympus_Mons": unknown time zone Mars/Olympus_Mons',
+    ]);
+    expect(spec('0 9 * * *', '../etc/passwd')).toEqual([
+      'spec.timeZone: Invalid value: "../etc/passwd": unknown time zone ../etc/passwd',
+    ]);
+    expect(spec('TZ=UTC 0 9 * * *', 'UTC')).toEqual([
+      'spec.schedule: Invalid value: "TZ=UTC 0 9 * * *": cannot use both timeZone field and TZ or CRON_TZ in schedule',
+    ]);
+    expect(spec('CRON_TZ=Europe/Paris 0 9 * * *')).toEqual([
+      'spec.schedule: Invalid value: "CRON_TZ=Europe/Paris 0 9 * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
     ]);
   });
 

@@ -9,8 +9,44 @@ import { validateNonnegative } from '../apps/int-or-percent';
 import { formatLabelSelector } from '../../util/labels';
 import { containerColumns, selectorColumn } from '../apps/workload-columns';
 import { JobTemplateSpecSchema } from './job-template-spec';
+import { isTimeZoneName } from '../../util/time-zone';
 
 export const ConcurrencyPolicies = ['Allow', 'Forbid', 'Replace'] as const;
+
+/**
+ * Kubernetes' rules for a CronJob's time zone: timeZone, when set, names an IANA time zone (not
+ * Local), and the schedule does not carry one of its own (TZ= or CRON_TZ=).
+ */
+function validateTimeZoneUse(schedule: string, timeZone: string | undefined, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (schedule.includes('TZ')) {
+    errors.push(
+      invalid(
+        child(path, 'schedule'),
+        schedule,
+        timeZone === undefined
+          ? 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'
+          : 'cannot use both timeZone field and TZ or CRON_TZ in schedule',
+      ),
+    );
+  }
+  if (timeZone === undefined) return errors;
+  const at = child(path, 'timeZone');
+  if (timeZone === '') return [...errors, invalid(at, timeZone, 'timeZone must be nil or non-empty string')];
+  if (timeZone.toLowerCase() === 'local') {
+    return [
+      ...errors,
+      invalid(
+        at,
+        timeZone,
+        'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
+      ),
+    ];
+  }
+  if (!isTimeZoneName(timeZone)) errors.push(invalid(at, timeZone, `unknown time zone ${timeZone}`));
+  return errors;
+}
+
 /** Longest cron job name: job names get an 11-character suffix and must fit 63 characters. */
 export const CRON_JOB_NAME_MAX_LENGTH = 52;
 
@@ -18,6 +54,11 @@ export const CronJobSpecSchema = struct(
   'io.k8s.api.batch.v1.CronJobSpec',
   {
     schedule: required(str({ proto: 1, format: 'cron', description: 'The schedule in Cron format.' })),
+    timeZone: str({
+      proto: 8,
+      description:
+        'The IANA time zone name (https://www.iana.org/time-zones) the schedule is read in; UTC, the time zone of the controller manager, when not set.',
+    }),
     startingDeadlineSeconds: int64({
       proto: 2,
       description: 'Deadline in seconds to start a run that missed its time; missed runs count as failed.',
@@ -49,6 +90,7 @@ export const CronJobSpecSchema = struct(
   },
   {
     validate: (spec, path): FieldError[] => [
+      ...validateTimeZoneUse(spec.schedule, spec.timeZone, path),
       ...validateNonnegative(spec.startingDeadlineSeconds, child(path, 'startingDeadlineSeconds')),
       ...validateNonnegative(spec.successfulJobsHistoryLimit, child(path, 'successfulJobsHistoryLimit')),
       ...validateNonnegative(spec.failedJobsHistoryLimit, child(path, 'failedJobsHistoryLimit')),
