@@ -184,6 +184,24 @@ describe('orch-scheduler against a real apiserver', () => {
     expect(foreign.status?.conditions ?? []).toEqual([]);
   });
 
+  it('holds a pod with scheduling gates until the last gate is removed', async () => {
+    const gated = pod('gated', '100m');
+    gated.spec!.schedulingGates = [{ name: 'example.com/quota' }, { name: 'example.com/approval' }];
+    await pods.create(gated);
+    await pods.create(pod('gate-marker', '100m'));
+    await eventually(async () => (await pods.get('gate-marker')).spec?.nodeName, 'the marker pod bound');
+    await new Promise((r) => setTimeout(r, 300));
+    let current = await pods.get('gated');
+    expect(current.spec?.nodeName).toBeUndefined();
+    current.spec!.schedulingGates = [{ name: 'example.com/approval' }];
+    current = await pods.update(current);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await pods.get('gated')).spec?.nodeName).toBeUndefined();
+    current.spec!.schedulingGates = [];
+    await pods.update(current);
+    await eventually(async () => (await pods.get('gated')).spec?.nodeName, 'the ungated pod bound');
+  });
+
   it('hands over to a standby replica when the leader stops', async () => {
     const leader = await eventually(lockHolder, 'a leader');
     startScheduler();

@@ -46,7 +46,9 @@ export function addAllEventHandlers(
   nodeInformer: SharedIndexInformer<Node>,
 ): HandlerRegistration[] {
   const { cache, queue } = sched;
-  const queued = (pod: Pod): boolean => !isAssigned(pod) && sched.responsibleFor(pod);
+  // a pod with scheduling gates waits outside the queue until an update removes the last of them
+  const queued = (pod: Pod): boolean =>
+    !isAssigned(pod) && !pod.spec?.schedulingGates?.length && sched.responsibleFor(pod);
 
   const pods = podInformer.addEventHandler({
     onAdd: (pod) => {

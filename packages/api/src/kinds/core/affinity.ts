@@ -118,6 +118,18 @@ export const PodAffinityTermSchema = struct(
       proto: 4,
       description: 'Selects the namespaces of those pods.',
     }),
+    matchLabelKeys: list(str(), {
+      proto: 5,
+      listType: 'atomic',
+      description:
+        "Keys of the pod's own labels whose values are added to the label selector (key in value).",
+    }),
+    mismatchLabelKeys: list(str(), {
+      proto: 6,
+      listType: 'atomic',
+      description:
+        "Keys of the pod's own labels whose values are added to the label selector (key notin value).",
+    }),
   },
   {
     validate: (t, path) => {

@@ -92,6 +92,14 @@ export const VolumeDeviceSchema = struct(core('VolumeDevice'), {
 export type VolumeDevice = Static<typeof VolumeDeviceSchema>;
 
 /** The fields Container and EphemeralContainer share, with their protobuf numbers. */
+export const ContainerResizePolicySchema = struct(core('ContainerResizePolicy'), {
+  resourceName: required(str({ proto: 1, description: 'Resource the policy applies to: cpu or memory.' })),
+  restartPolicy: required(
+    str({ proto: 2, description: 'NotRequired or RestartContainer when the resource is resized.' }),
+  ),
+});
+export type ContainerResizePolicy = Static<typeof ContainerResizePolicySchema>;
+
 function containerFields(nameDescription: string) {
   return {
     name: required(str({ proto: 1, format: 'dns1123-label', description: nameDescription })),
@@ -170,6 +178,16 @@ function containerFields(nameDescription: string) {
     stdin: bool({ proto: 16, description: 'Allocate a buffer for stdin; reads give EOF when false.' }),
     stdinOnce: bool({ proto: 17, description: 'Close stdin after the first attach session ends.' }),
     tty: bool({ proto: 18, description: 'Allocate a TTY (meant to be used with stdin).' }),
+    resizePolicy: list(ContainerResizePolicySchema, {
+      proto: 23,
+      listType: 'atomic',
+      description: 'Whether changing a resource of the container in place restarts it, per resource.',
+    }),
+    restartPolicy: str({
+      proto: 24,
+      description:
+        'Only Always, and only for init containers: a sidecar that starts before the app containers and runs beside them.',
+    }),
   };
 }
 
@@ -270,6 +288,8 @@ const forbiddenForEphemeral = [
   'readinessProbe',
   'startupProbe',
   'ports',
+  'resizePolicy',
+  'restartPolicy',
 ] as const;
 
 export const EphemeralContainerSchema = struct(

@@ -14,11 +14,12 @@ import {
 } from '../../schema/fields';
 import type { FieldErrorLike, StructSchema } from '../../schema/fields';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
-import { inclusiveRangeError, isValidIP } from '../../util/names';
+import { inclusiveRangeError, isQualifiedName, isValidIP } from '../../util/names';
 import { validateAnnotations, validateLabels } from '../../validation/object-meta';
 import {
   child,
   duplicate,
+  forbidden,
   invalid,
   notFound,
   notSupported,
@@ -63,6 +64,31 @@ export const PodReadinessGateSchema = struct(core('PodReadinessGate'), {
 });
 export type PodReadinessGate = Static<typeof PodReadinessGateSchema>;
 
+export const PodOSSchema = struct(
+  core('PodOS'),
+  { name: required(str({ proto: 1, description: 'Name of the operating system: linux or windows.' })) },
+  {
+    validate: (os, path) => {
+      const at = child(path, 'name');
+      if (!os.name) return [requiredError(at)];
+      return os.name === 'linux' || os.name === 'windows'
+        ? []
+        : [notSupported(at, os.name, ['linux', 'windows'])];
+    },
+  },
+);
+export type PodOS = Static<typeof PodOSSchema>;
+
+export const PodSchedulingGateSchema = struct(
+  core('PodSchedulingGate'),
+  { name: required(str({ proto: 1, description: 'Name of the gate; a qualified name.' })) },
+  {
+    validate: (gate, path) =>
+      isQualifiedName(gate.name).map((msg) => invalid(child(path, 'name'), gate.name, msg)),
+  },
+);
+export type PodSchedulingGate = Static<typeof PodSchedulingGateSchema>;
+
 export const HostAliasSchema = struct(core('HostAlias'), {
   ip: str({ proto: 1, format: 'ip', description: 'IP address of the hosts file entry.' }),
   hostnames: list(str(), { proto: 2, description: 'Host names of that IP address.' }),
@@ -78,6 +104,24 @@ export const TopologySpreadConstraintSchema = struct(
     topologyKey: required(str({ proto: 2, description: 'Node label key defining the topology domains.' })),
     whenUnsatisfiable: required(str({ proto: 3, description: 'DoNotSchedule or ScheduleAnyway.' })),
     labelSelector: field(LabelSelectorSchema, { proto: 4, description: 'Pods counted in each domain.' }),
+    minDomains: int32({
+      proto: 5,
+      description:
+        'Fewest eligible domains; with fewer, the global minimum counts as 0 (DoNotSchedule only).',
+    }),
+    nodeAffinityPolicy: str({
+      proto: 6,
+      description: "Honor (by default) or Ignore the pod's node affinity and selector when counting skew.",
+    }),
+    nodeTaintsPolicy: str({
+      proto: 7,
+      description: 'Honor or Ignore (by default) node taints when counting skew.',
+    }),
+    matchLabelKeys: list(str(), {
+      proto: 8,
+      listType: 'atomic',
+      description: "Keys of the pod's own labels whose values are added to the label selector.",
+    }),
   },
   {
     validate: (c, path) => {
@@ -91,6 +135,24 @@ export const TopologySpreadConstraintSchema = struct(
             'ScheduleAnyway',
           ]),
         );
+      }
+      if (c.minDomains !== undefined) {
+        const at = child(path, 'minDomains');
+        if (c.minDomains <= 0) errs.push(invalid(at, c.minDomains, 'must be greater than zero'));
+        if (c.whenUnsatisfiable !== 'DoNotSchedule') {
+          errs.push(
+            invalid(
+              at,
+              c.minDomains,
+              `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`,
+            ),
+          );
+        }
+      }
+      for (const name of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
+        const v = c[name];
+        if (v !== undefined && v !== 'Honor' && v !== 'Ignore')
+          errs.push(notSupported(child(path, name), v, ['Honor', 'Ignore']));
       }
       return errs;
     },
@@ -239,6 +301,23 @@ const podSpecFields = {
     description: 'How matching pods are spread across topology domains.',
   }),
   setHostnameAsFQDN: bool({ proto: 35, description: "Use the pod's FQDN as its host name." }),
+  os: field(PodOSSchema, {
+    proto: 36,
+    description: 'Operating system the containers are built for: linux or windows.',
+  }),
+  hostUsers: bool({
+    proto: 37,
+    description:
+      "Use the host's user namespace (true by default); false gives the pod a user namespace of its own.",
+  }),
+  schedulingGates: list(PodSchedulingGateSchema, {
+    proto: 38,
+    patchMergeKey: 'name',
+    patchStrategy: 'merge',
+    listType: 'map',
+    listMapKeys: ['name'],
+    description: 'The pod is not scheduled while any gate is listed; gates can only be removed.',
+  }),
 };
 
 type PodSpecValue = Static<StructSchema<typeof podSpecFields>>;
@@ -300,7 +379,13 @@ function validatePodSpec(spec: PodSpecValue, path: string): FieldErrorLike[] {
         if (names.has(c.name)) errs.push(duplicate(child(at, 'name'), c.name));
         else names.add(c.name);
       }
-      if (init) {
+      if (init && c.restartPolicy !== undefined && c.restartPolicy !== 'Always') {
+        errs.push(notSupported(child(at, 'restartPolicy'), c.restartPolicy, ['Always']));
+      } else if (!init && c.restartPolicy !== undefined) {
+        errs.push(forbidden(child(at, 'restartPolicy'), 'may not be set for non-init containers'));
+      }
+      // a sidecar (an init container restarted Always) may have probes and lifecycle handlers
+      if (init && c.restartPolicy !== 'Always') {
         for (const f of initContainerForbidden) {
           if (c[f] !== undefined && c[f] !== null)
             errs.push(invalid(child(at, f), c[f], 'must not be set for init containers'));

@@ -13,10 +13,11 @@ import { ContainerStatusSchema } from './container-status';
 import { EnvVarSchema, ConfigMapKeySelectorSchema } from './env';
 import { PodKind, POD_UPDATE_FORBIDDEN_MESSAGE, type Pod } from './pod';
 import { podFamilyKinds } from './pod-family';
-import { PodSpecSchema, PodTemplateSpecSchema } from './pod-spec';
+import { PodAffinityTermSchema } from './affinity';
+import { PodSpecSchema, PodTemplateSpecSchema, TopologySpreadConstraintSchema } from './pod-spec';
 import { PodStatusSchema } from './pod-status';
 import { PodTemplateKind, type PodTemplate } from './pod-template';
-import { ProbeSchema } from './probe';
+import { GRPCActionSchema, ProbeSchema } from './probe';
 import { ReplicationControllerKind, type ReplicationController } from './replication-controller';
 import { VolumeSchema } from './volume';
 
@@ -148,6 +149,33 @@ describe('core/v1 Pod family declarations', () => {
       restartCount: 5,
       started: 9,
     });
+    expect(protos(PodSpecSchema, ['os', 'hostUsers', 'schedulingGates'])).toEqual({
+      os: 36,
+      hostUsers: 37,
+      schedulingGates: 38,
+    });
+    expect(protos(ContainerSchema, ['resizePolicy', 'restartPolicy'])).toEqual({
+      resizePolicy: 23,
+      restartPolicy: 24,
+    });
+    expect(
+      protos(TopologySpreadConstraintSchema, Object.keys(props(TopologySpreadConstraintSchema))),
+    ).toEqual({
+      maxSkew: 1,
+      topologyKey: 2,
+      whenUnsatisfiable: 3,
+      labelSelector: 4,
+      minDomains: 5,
+      nodeAffinityPolicy: 6,
+      nodeTaintsPolicy: 7,
+      matchLabelKeys: 8,
+    });
+    expect(protos(PodAffinityTermSchema, ['matchLabelKeys', 'mismatchLabelKeys'])).toEqual({
+      matchLabelKeys: 5,
+      mismatchLabelKeys: 6,
+    });
+    expect(protos(ProbeSchema, ['grpc'])).toEqual({ grpc: 4 });
+    expect(protos(GRPCActionSchema, ['port', 'service'])).toEqual({ port: 1, service: 2 });
     expect(protos(PodTemplateSpecSchema, ['metadata', 'spec'])).toEqual({ metadata: 1, spec: 2 });
     expect(protos(VolumeSchema, ['name', 'emptyDir', 'secret', 'configMap', 'projected', 'csi'])).toEqual({
       name: 1,
@@ -163,7 +191,7 @@ describe('core/v1 Pod family declarations', () => {
     expect(props(ProbeSchema).httpGet?.[PROTO_EMBEDDED_KEYWORD]).toEqual({
       field: 'handler',
       proto: 1,
-      message: 'k8s.io.api.core.v1.Handler',
+      message: 'k8s.io.api.core.v1.ProbeHandler',
     });
     expect(props(ProbeSchema).periodSeconds?.[PROTO_EMBEDDED_KEYWORD]).toBeUndefined();
     expect(props(VolumeSchema).emptyDir?.[PROTO_EMBEDDED_KEYWORD]).toMatchObject({
@@ -564,6 +592,73 @@ describe('Pod validation messages', () => {
     );
   });
 
+  it('validates the 1.29 pod fields with Kubernetes messages', () => {
+    const app = { name: 'app', image: 'nginx' };
+    // a sidecar is an init container restarted Always; it may have probes
+    expect(
+      create(
+        pod({
+          containers: [app],
+          initContainers: [
+            {
+              name: 'side',
+              image: 'envoy',
+              restartPolicy: 'Always',
+              readinessProbe: { grpc: { port: 9901 } },
+            },
+          ],
+          os: { name: 'linux' },
+          schedulingGates: [{ name: 'example.com/quota' }],
+          hostUsers: false,
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      create(
+        pod({
+          containers: [{ ...app, restartPolicy: 'Always' }],
+          initContainers: [
+            { name: 'once', image: 'busybox', restartPolicy: 'Never' },
+            { name: 'probed', image: 'busybox', livenessProbe: { exec: { command: ['true'] } } },
+          ],
+          os: { name: 'plan9' },
+          schedulingGates: [{ name: 'not a name' }],
+        }),
+      ),
+    ).toEqual([
+      'spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers',
+      'spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"',
+      expect.stringMatching(
+        /^spec\.initContainers\[1\]\.livenessProbe: Invalid value: .*: must not be set for init containers$/,
+      ),
+      'spec.os.name: Unsupported value: "plan9": supported values: "linux", "windows"',
+      "spec.schedulingGates[0].name: Invalid value: \"not a name\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ]);
+    expect(
+      create(pod({ containers: [{ ...app, startupProbe: { grpc: { port: 0 }, tcpSocket: { port: 80 } } }] })),
+    ).toEqual([
+      'spec.containers[0].startupProbe.grpc: Forbidden: may not specify more than 1 handler type',
+      'spec.containers[0].startupProbe.grpc.port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    ]);
+    const spread = (c: Record<string, unknown>) =>
+      create(
+        pod({
+          containers: [app],
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', ...c },
+          ],
+        }),
+      );
+    expect(
+      spread({ minDomains: 2, whenUnsatisfiable: 'DoNotSchedule', matchLabelKeys: ['pod-template-hash'] }),
+    ).toEqual([]);
+    expect(spread({ minDomains: 0, nodeAffinityPolicy: 'Sometimes' })).toEqual([
+      'spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero',
+      'spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
+      'spec.topologySpreadConstraints[0].nodeAffinityPolicy: Unsupported value: "Sometimes": supported values: "Honor", "Ignore"',
+    ]);
+  });
+
   it('accepts tty without stdin, as Kubernetes does', () => {
     expect(create(pod({ containers: [{ name: 'app', image: 'x', tty: true }] }))).toEqual([]);
   });
@@ -714,6 +809,19 @@ describe('Pod updates', () => {
     expect(update((p) => (p.spec!.tolerations![0]!.effect = 'NoSchedule'))).toContain(
       'spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds',
     );
+  });
+
+  it('lets scheduling gates be removed, not added', () => {
+    const gated = stored();
+    gated.spec!.schedulingGates = [{ name: 'example.com/a' }, { name: 'example.com/b' }];
+    const removed = structuredClone(gated);
+    removed.spec!.schedulingGates = [{ name: 'example.com/b' }];
+    expect(messages(pods.validateUpdate(removed, gated))).toEqual([]);
+    const added = structuredClone(gated);
+    added.spec!.schedulingGates!.push({ name: 'example.com/c' });
+    expect(messages(pods.validateUpdate(added, gated))).toEqual([
+      "spec.schedulingGates: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/c'",
+    ]);
   });
 
   it('only lets activeDeadlineSeconds decrease', () => {

@@ -187,6 +187,18 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldErrorLike[] {
   errs.push(
     ...validateOnlyAddedTolerations(spec.tolerations ?? [], oldSpec.tolerations ?? [], 'spec.tolerations'),
   );
+  // scheduling gates may only be removed
+  const oldGates = new Set((oldSpec.schedulingGates ?? []).map((g) => g.name));
+  for (const gate of spec.schedulingGates ?? []) {
+    if (!oldGates.has(gate.name)) {
+      errs.push(
+        forbidden(
+          'spec.schedulingGates',
+          `only deletion is allowed, but found new scheduling gate '${gate.name}'`,
+        ),
+      );
+    }
+  }
   if (semanticEqual(spec, oldSpec)) return errs;
 
   const withImages = (next: readonly Container[] | undefined, prev: readonly Container[] | undefined) =>
@@ -197,6 +209,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldErrorLike[] {
     initContainers: withImages(spec.initContainers, oldSpec.initContainers),
     activeDeadlineSeconds: oldSpec.activeDeadlineSeconds,
     tolerations: oldSpec.tolerations,
+    schedulingGates: oldSpec.schedulingGates,
   };
   if (!semanticEqual(munged, oldSpec)) {
     const diff = stringDiff(JSON.stringify(munged), JSON.stringify(oldSpec));

@@ -66,23 +66,45 @@ export const TCPSocketActionSchema = struct(
 );
 export type TCPSocketAction = Static<typeof TCPSocketActionSchema>;
 
+export const GRPCActionSchema = struct(
+  core('GRPCAction'),
+  {
+    port: required(int32({ proto: 1, description: 'Port number of the gRPC service, 1-65535.' })),
+    service: str({
+      proto: 2,
+      description: 'Service name placed in the gRPC HealthCheckRequest; the server default when not set.',
+    }),
+  },
+  {
+    validate: (v, path) => isValidPortNum(v.port).map((msg) => invalid(child(path, 'port'), v.port, msg)),
+  },
+);
+export type GRPCAction = Static<typeof GRPCActionSchema>;
+
 const handlerFields = {
   exec: field(ExecActionSchema, { proto: 1, description: 'Run a command in the container.' }),
   httpGet: field(HTTPGetActionSchema, { proto: 2, description: 'Perform an HTTP GET request.' }),
   tcpSocket: field(TCPSocketActionSchema, { proto: 3, description: 'Open a TCP connection.' }),
 };
 
+/** A probe's handler: a lifecycle handler's, or a gRPC health check. */
+const probeHandlerFields = {
+  ...handlerFields,
+  grpc: field(GRPCActionSchema, { proto: 4, description: 'Call the gRPC health checking service.' }),
+};
+
 interface HandlerLike {
   exec?: unknown;
   httpGet?: unknown;
   tcpSocket?: unknown;
+  grpc?: unknown;
 }
 
-/** Kubernetes' validateHandler: exactly one of exec, httpGet, tcpSocket. */
+/** Kubernetes' validateHandler: exactly one of exec, httpGet, tcpSocket (and grpc for probes). */
 function validateHandler(v: HandlerLike, path: string): FieldErrorLike[] {
   const errs: FieldErrorLike[] = [];
   let count = 0;
-  for (const name of ['exec', 'httpGet', 'tcpSocket'] as const) {
+  for (const name of ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const) {
     if (v[name] === undefined || v[name] === null) continue;
     if (count > 0) errs.push(forbidden(child(path, name), 'may not specify more than 1 handler type'));
     else count++;
@@ -119,7 +141,10 @@ const nonNegativeProbeFields = [
 export const ProbeSchema = struct(
   core('Probe'),
   {
-    ...inlined({ field: 'handler', proto: 1, message: 'k8s.io.api.core.v1.Handler' }, handlerFields),
+    ...inlined(
+      { field: 'handler', proto: 1, message: 'k8s.io.api.core.v1.ProbeHandler' },
+      probeHandlerFields,
+    ),
     initialDelaySeconds: int32({
       proto: 2,
       description: 'Seconds after the container started before probing.',
