@@ -193,6 +193,14 @@ describe('orch-scheduler against a real apiserver', () => {
     await new Promise((r) => setTimeout(r, 300));
     let current = await pods.get('gated');
     expect(current.spec?.nodeName).toBeUndefined();
+    expect(current.status?.conditions).toEqual([
+      expect.objectContaining({
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+      }),
+    ]);
     current.spec!.schedulingGates = [{ name: 'example.com/approval' }];
     current = await pods.update(current);
     await new Promise((r) => setTimeout(r, 300));
@@ -200,6 +208,11 @@ describe('orch-scheduler against a real apiserver', () => {
     current.spec!.schedulingGates = [];
     await pods.update(current);
     await eventually(async () => (await pods.get('gated')).spec?.nodeName, 'the ungated pod bound');
+    const scheduled = await eventually(async () => {
+      const c = (await pods.get('gated')).status?.conditions?.find((x) => x.type === 'PodScheduled');
+      return c?.status === 'True' ? c : undefined;
+    }, 'PodScheduled=True');
+    expect(scheduled.reason).toBeUndefined();
   });
 
   it('hands over to a standby replica when the leader stops', async () => {

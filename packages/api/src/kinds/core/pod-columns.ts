@@ -24,6 +24,8 @@ export function summarizePod(pod: Pod): PodSummary {
   let restarts = 0;
   let reason = status.phase ?? '';
   if (status.reason) reason = status.reason;
+  if (status.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
+    reason = 'SchedulingGated';
 
   let initializing = false;
   const initStatuses = status.initContainerStatuses ?? [];

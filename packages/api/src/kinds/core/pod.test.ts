@@ -12,6 +12,7 @@ import {
 import { ContainerStatusSchema } from './container-status';
 import { EnvVarSchema, ConfigMapKeySelectorSchema } from './env';
 import { PodKind, POD_UPDATE_FORBIDDEN_MESSAGE, type Pod } from './pod';
+import { summarizePod } from './pod-columns';
 import { podFamilyKinds } from './pod-family';
 import { PodAffinityTermSchema } from './affinity';
 import { PodSpecSchema, PodTemplateSpecSchema, TopologySpreadConstraintSchema } from './pod-spec';
@@ -1017,6 +1018,19 @@ describe('kubectl columns', () => {
     ],
   ])('STATUS for %s', (_name, status, extra, expected) => {
     expect(row(base(status, extra))[2]).toBe(expected);
+  });
+
+  it('prints SchedulingGated for a pod held by scheduling gates', () => {
+    const gated = base({
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
+    });
+    expect(summarizePod(gated).status).toBe('SchedulingGated');
+    const unschedulable = base({
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+    });
+    expect(summarizePod(unschedulable).status).toBe('Pending');
   });
 
   it('computes READY, RESTARTS, AGE and the wide cells', () => {

@@ -10,12 +10,20 @@ interface PodSpecLike {
   terminationGracePeriodSeconds?: number;
   containers?: { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }[];
   initContainers?: PodSpecLike['containers'];
+  schedulingGates?: { name: string }[];
 }
 
 interface PodStatusLike {
   phase?: string;
   qosClass?: string;
-  conditions?: { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: string | null }[];
+  conditions?: {
+    type: string;
+    status: string;
+    reason?: string;
+    message?: string;
+    lastTransitionTime?: string;
+    lastProbeTime?: string | null;
+  }[];
 }
 
 const computeResources = ['cpu', 'memory'];
@@ -45,7 +53,22 @@ export class PodStrategy extends Strategy {
 
   override prepareForCreate(obj: ApiObject, now: Date): void {
     super.prepareForCreate(obj, now);
-    obj.status = { phase: 'Pending', qosClass: qosClassOf((obj.spec ?? {}) as PodSpecLike) };
+    const spec = (obj.spec ?? {}) as PodSpecLike;
+    const status: PodStatusLike = { phase: 'Pending', qosClass: qosClassOf(spec) };
+    // a gated pod says why it is not scheduled yet (kubectl shows SchedulingGated)
+    if (spec.schedulingGates?.length) {
+      status.conditions = setCondition(
+        [],
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'SchedulingGated',
+          message: 'Scheduling is blocked due to non-empty scheduling gates',
+        },
+        () => now.getTime(),
+      );
+    }
+    obj.status = status;
   }
 
   /**
