@@ -23,9 +23,10 @@ export const systemPriorityClassList: readonly { name: string; value: number; de
       'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
   },
 ];
-/** The system classes' values by name. */
-export const systemPriorityClasses: Readonly<Record<string, number>> = Object.fromEntries(
-  systemPriorityClassList.map((c) => [c.name, c.value]),
+/** The system classes' values by name (a map without a prototype: a class named "constructor" is no system class). */
+export const systemPriorityClasses: Readonly<Record<string, number>> = Object.assign(
+  Object.create(null) as Record<string, number>,
+  Object.fromEntries(systemPriorityClassList.map((c) => [c.name, c.value])),
 );
 
 export const PreemptionPolicies = ['PreemptLowerPriority', 'Never'] as const;

@@ -259,6 +259,9 @@ describe('the default admission plugins', () => {
         'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted',
       );
       expect((await call('GET', `${pcs}/system-node-critical`)).status).toBe(200);
+      // any other class can be deleted, whatever its name
+      expect((await call('POST', pcs, { metadata: { name: 'constructor' }, value: 1 })).status).toBe(201);
+      expect((await call('DELETE', `${pcs}/constructor`)).status).toBe(200);
     });
 
     it('gives a pod without a class priority 0 and PreemptLowerPriority', async () => {
