@@ -5,3 +5,4 @@ export * from './quantity';
 export * from './intstr';
 export * from './meta';
 export * from './time-zone';
+export * from './aggregate-text';

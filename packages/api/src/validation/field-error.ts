@@ -1,3 +1,4 @@
+import { aggregateText } from '../util/aggregate-text';
 /**
  * Field errors as Kubernetes reports them (apimachinery's field.Error): a type, the field path in
  * Kubernetes' notation (`spec.template.spec.containers[0].name`), the bad value and a detail.
@@ -158,6 +159,5 @@ export function errorMessage(e: FieldError): string {
  * repeated messages are listed once (ErrorList.ToAggregate).
  */
 export function aggregateMessage(errors: readonly FieldError[]): string {
-  const msgs = [...new Set(errors.map(errorMessage))];
-  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+  return aggregateText(errors.map(errorMessage));
 }

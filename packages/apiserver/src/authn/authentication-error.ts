@@ -1,3 +1,4 @@
+import { aggregateText } from '@orch/api';
 import { StatusError } from '../errors/status-error';
 
 /**
@@ -19,8 +20,7 @@ export class AuthenticationError extends StatusError {
 
   /** Several failures as one, formatted like Kubernetes' error aggregate (`[a, b]`). */
   static aggregate(errors: readonly AuthenticationError[]): AuthenticationError {
-    const details = [...new Set(errors.map((e) => e.detail))];
-    return new AuthenticationError(details.length === 1 ? details[0]! : `[${details.join(', ')}]`);
+    return new AuthenticationError(aggregateText(errors.map((e) => e.detail)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { aggregateText } from '@orch/api';
 import type { UserInfo } from '../authn/authenticator';
 
 /** What a request wants to do (Kubernetes' authorizer.Attributes). */
@@ -119,7 +120,7 @@ export class UnionAuthorizer implements Authorizer {
       if (r.incomplete) out.incomplete = true;
       if (r.evaluationError) errors.push(r.evaluationError);
     }
-    if (errors.length) out.evaluationError = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    if (errors.length) out.evaluationError = aggregateText(errors);
     return out;
   }
 }

@@ -1,3 +1,4 @@
+import { aggregateText } from '@orch/api';
 import type { UserInfo } from '../authn/authenticator';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer, RulesResult } from './authorizer';
 import type { PolicyCache } from './policy-cache';
@@ -41,7 +42,7 @@ export class RBACAuthorizer implements Authorizer {
       if (!grant.rules.some((r) => ruleAllows(a, r))) continue;
       return { decision: 'Allow', reason: `RBAC: allowed by ${this.describe(grant)}` };
     }
-    return { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregate(errors)}` : '' };
+    return { decision: 'NoOpinion', reason: errors.length ? `RBAC: ${aggregateText(errors)}` : '' };
   }
 
   async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
@@ -61,7 +62,7 @@ export class RBACAuthorizer implements Authorizer {
           out.nonResourceRules.push({ verbs: [...(r.verbs ?? [])], nonResourceURLs: [...r.nonResourceURLs] });
       }
     }
-    if (errors.length) out.evaluationError = aggregate(errors);
+    if (errors.length) out.evaluationError = aggregateText(errors);
     return out;
   }
 
@@ -125,9 +126,4 @@ function decisionKey(a: AuthorizationAttributes): string {
     a.subresource,
     a.name,
   ].join('\0');
-}
-
-function aggregate(errors: string[]): string {
-  const unique = [...new Set(errors)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
