@@ -91,7 +91,6 @@ export const VolumeDeviceSchema = struct(core('VolumeDevice'), {
 });
 export type VolumeDevice = Static<typeof VolumeDeviceSchema>;
 
-/** The fields Container and EphemeralContainer share, with their protobuf numbers. */
 export const ContainerResizePolicySchema = struct(core('ContainerResizePolicy'), {
   resourceName: required(str({ proto: 1, description: 'Resource the policy applies to: cpu or memory.' })),
   restartPolicy: required(
@@ -100,6 +99,7 @@ export const ContainerResizePolicySchema = struct(core('ContainerResizePolicy'),
 });
 export type ContainerResizePolicy = Static<typeof ContainerResizePolicySchema>;
 
+/** The fields Container and EphemeralContainer share, with their protobuf numbers. */
 function containerFields(nameDescription: string) {
   return {
     name: required(str({ proto: 1, format: 'dns1123-label', description: nameDescription })),

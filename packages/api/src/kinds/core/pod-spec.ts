@@ -95,6 +95,9 @@ export const HostAliasSchema = struct(core('HostAlias'), {
 });
 export type HostAlias = Static<typeof HostAliasSchema>;
 
+/** How a topology spread constraint treats node affinity and taints when counting skew. */
+const nodeInclusionPolicies = ['Honor', 'Ignore'];
+
 export const TopologySpreadConstraintSchema = struct(
   core('TopologySpreadConstraint'),
   {
@@ -111,10 +114,12 @@ export const TopologySpreadConstraintSchema = struct(
     }),
     nodeAffinityPolicy: str({
       proto: 6,
+      enum: nodeInclusionPolicies,
       description: "Honor (by default) or Ignore the pod's node affinity and selector when counting skew.",
     }),
     nodeTaintsPolicy: str({
       proto: 7,
+      enum: nodeInclusionPolicies,
       description: 'Honor or Ignore (by default) node taints when counting skew.',
     }),
     matchLabelKeys: list(str(), {
@@ -148,11 +153,6 @@ export const TopologySpreadConstraintSchema = struct(
             ),
           );
         }
-      }
-      for (const name of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
-        const v = c[name];
-        if (v !== undefined && v !== 'Honor' && v !== 'Ignore')
-          errs.push(notSupported(child(path, name), v, ['Honor', 'Ignore']));
       }
       return errs;
     },

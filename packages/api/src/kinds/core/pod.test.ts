@@ -654,9 +654,9 @@ describe('Pod validation messages', () => {
       spread({ minDomains: 2, whenUnsatisfiable: 'DoNotSchedule', matchLabelKeys: ['pod-template-hash'] }),
     ).toEqual([]);
     expect(spread({ minDomains: 0, nodeAffinityPolicy: 'Sometimes' })).toEqual([
+      'spec.topologySpreadConstraints[0].nodeAffinityPolicy: Unsupported value: "Sometimes": supported values: "Honor", "Ignore"',
       'spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero',
       'spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
-      'spec.topologySpreadConstraints[0].nodeAffinityPolicy: Unsupported value: "Sometimes": supported values: "Honor", "Ignore"',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { parseQuantity, type Quantity } from '@orch/api';
+import { aggregateText, parseQuantity, type Quantity } from '@orch/api';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
 import { admissionForbidden } from '../forbidden';
 import type { ObjectLookup } from '../object-lookup';
@@ -74,52 +74,55 @@ function podTotal(spec: PodSpec, of: 'requests' | 'limits'): Quantities {
 /** Go's %f: six decimals. */
 const ratioText = (n: number): string => n.toFixed(6);
 
+/** A check of one enforced quantity: the violation in Kubernetes' words, or undefined. */
+type Constraint = (
+  what: string,
+  enforced: Quantity,
+  request: Quantity | undefined,
+  limit: Quantity | undefined,
+) => string | undefined;
+
+/** Kubernetes' minConstraint: a request is required and neither it nor the limit may be below `enforced`. */
+const minConstraint: Constraint = (what, min, req, lim) => {
+  if (!req) return `minimum ${what} is ${min}.  No request is specified`;
+  if (req.cmp(min) < 0) return `minimum ${what} is ${min}, but request is ${req}`;
+  if (lim && lim.cmp(min) < 0) return `minimum ${what} is ${min}, but limit is ${lim}`;
+  return undefined;
+};
+
+/** Kubernetes' maxConstraint: a limit is required and neither it nor the request may exceed `enforced`. */
+const maxConstraint: Constraint = (what, max, req, lim) => {
+  if (!lim) return `maximum ${what} is ${max}.  No limit is specified`;
+  if (lim.cmp(max) > 0) return `maximum ${what} is ${max}, but limit is ${lim}`;
+  if (req && req.cmp(max) > 0) return `maximum ${what} is ${max}, but request is ${req}`;
+  return undefined;
+};
+
+/** Kubernetes' limitRequestRatioConstraint: limit / request may not exceed `enforced`. */
+const ratioConstraint: Constraint = (what, enforced, req, lim) => {
+  if (!req || req.sign() === 0) return `${what} is ${enforced}, but no request is specified or request is 0`;
+  if (!lim || lim.sign() === 0) return `${what} is ${enforced}, but no limit is specified or limit is 0`;
+  const ratio = lim.asApproximateFloat64() / req.asApproximateFloat64();
+  return ratio > enforced.asApproximateFloat64()
+    ? `${what} is ${enforced}, but provided ratio is ${ratioText(ratio)}`
+    : undefined;
+};
+
 /**
  * The violations of one item's min, max and maxLimitRequestRatio by requests and limits, in
  * Kubernetes' words, for a container or (type Pod) a pod's totals.
  */
 function violations(item: LimitRangeItem, type: string, requests: Quantities, limits: Quantities): string[] {
+  const checks: [ResourceList | undefined, Constraint, (r: string) => string][] = [
+    [item.min, minConstraint, (r) => `${r} usage per ${type}`],
+    [item.max, maxConstraint, (r) => `${r} usage per ${type}`],
+    [item.maxLimitRequestRatio, ratioConstraint, (r) => `${r} max limit to request ratio per ${type}`],
+  ];
   const out: string[] = [];
-  for (const [r, text] of Object.entries(item.min ?? {})) {
-    const min = parseQuantity(text);
-    const shown = String(min);
-    const req = requests.get(r);
-    const lim = limits.get(r);
-    if (!req) out.push(`minimum ${r} usage per ${type} is ${shown}.  No request is specified`);
-    else if (req.cmp(min) < 0) out.push(`minimum ${r} usage per ${type} is ${shown}, but request is ${req}`);
-    else if (lim && lim.cmp(min) < 0)
-      out.push(`minimum ${r} usage per ${type} is ${shown}, but limit is ${lim}`);
-  }
-  for (const [r, text] of Object.entries(item.max ?? {})) {
-    const max = parseQuantity(text);
-    const shown = String(max);
-    const req = requests.get(r);
-    const lim = limits.get(r);
-    if (!lim) out.push(`maximum ${r} usage per ${type} is ${shown}.  No limit is specified`);
-    else if (lim.cmp(max) > 0) out.push(`maximum ${r} usage per ${type} is ${shown}, but limit is ${lim}`);
-    else if (req && req.cmp(max) > 0)
-      out.push(`maximum ${r} usage per ${type} is ${shown}, but request is ${req}`);
-  }
-  for (const [r, text] of Object.entries(item.maxLimitRequestRatio ?? {})) {
-    const enforced = parseQuantity(text);
-    const shown = String(enforced);
-    const req = requests.get(r);
-    const lim = limits.get(r);
-    if (!req || req.sign() === 0) {
-      out.push(
-        `${r} max limit to request ratio per ${type} is ${shown}, but no request is specified or request is 0`,
-      );
-    } else if (!lim || lim.sign() === 0) {
-      out.push(
-        `${r} max limit to request ratio per ${type} is ${shown}, but no limit is specified or limit is 0`,
-      );
-    } else {
-      const ratio = lim.asApproximateFloat64() / req.asApproximateFloat64();
-      if (ratio > enforced.asApproximateFloat64()) {
-        out.push(
-          `${r} max limit to request ratio per ${type} is ${shown}, but provided ratio is ${ratioText(ratio)}`,
-        );
-      }
+  for (const [list, check, what] of checks) {
+    for (const [r, text] of Object.entries(list ?? {})) {
+      const violation = check(what(r), parseQuantity(text), requests.get(r), limits.get(r));
+      if (violation) out.push(violation);
     }
   }
   return out;
@@ -199,8 +202,6 @@ export class LimitRanger implements AdmissionPlugin {
         problems.push(...violations(item, 'Pod', podTotal(spec, 'requests'), podTotal(spec, 'limits')));
       }
     }
-    // one problem as it is, several as Go's aggregate error prints them
-    if (problems.length === 1) throw admissionForbidden(a, problems[0]!);
-    if (problems.length > 1) throw admissionForbidden(a, `[${problems.join(', ')}]`);
+    if (problems.length) throw admissionForbidden(a, aggregateText(problems));
   }
 }

@@ -16,9 +16,6 @@ interface PodSpec {
   preemptionPolicy?: string;
 }
 
-/** The priority and preemption policy of pods without a class when no class is the global default. */
-const noDefault = { name: '', value: 0, preemptionPolicy: 'PreemptLowerPriority' };
-
 /**
  * Priority: a new pod's priority and preemption policy come from its PriorityClass, or from the
  * global default class (else 0 and PreemptLowerPriority), and a pod may not state others; updates keep
@@ -48,11 +45,11 @@ export class PriorityAdmission implements AdmissionPlugin {
     let value: number;
     let policy: string | undefined;
     if (!spec.priorityClassName) {
+      // without a global default class: priority 0, and lower priorities may be preempted
       const global = await this.globalDefault();
-      spec.priorityClassName = global ? global.metadata.name : noDefault.name;
-      if (!spec.priorityClassName) delete spec.priorityClassName;
-      value = global ? (global.value ?? 0) : noDefault.value;
-      policy = global ? global.preemptionPolicy : noDefault.preemptionPolicy;
+      if (global) spec.priorityClassName = global.metadata.name;
+      value = global?.value ?? 0;
+      policy = global ? global.preemptionPolicy : 'PreemptLowerPriority';
     } else {
       const pc = (await this.lookup.get(
         'scheduling.k8s.io',
