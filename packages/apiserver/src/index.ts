@@ -20,6 +20,7 @@ export {
 } from './authz/authorizer';
 export { apiserverFlagSets } from './app/apiserver-flags';
 export { runAPIServer } from './app/run-apiserver';
+export { apiserverNodeOptions } from './server/node-options';
 export { startTestAPIServer, type TestAPIServer } from './testing/test-apiserver';
 export * from './storage';
 export {

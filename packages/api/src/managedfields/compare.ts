@@ -97,9 +97,7 @@ function compareValue(
   let asLeaf = shape.kind === 'leaf' || (isEmpty(lhs) && isEmpty(rhs));
   if (!asLeaf) {
     const list = shape.kind === 'associative' || shape.kind === 'set';
-    const fits = (v: unknown): boolean =>
-      v === undefined || v === null || (list ? Array.isArray(v) : isMap(v));
-    asLeaf = !fits(lhs) || !fits(rhs);
+    asLeaf = !fits(lhs, list) || !fits(rhs, list);
   }
   if (asLeaf) {
     leaf(lhs, rhs, walk);
@@ -113,24 +111,37 @@ function compareValue(
   else if (rhs === undefined) walk.insert(removed);
 }
 
+/** Whether a value can be compared as a list (`list`) or a map: absent, null or of that type. */
+function fits(v: unknown, list: boolean): boolean {
+  return v === undefined || v === null || (list ? Array.isArray(v) : isMap(v));
+}
+
 function compareMap(lhs: unknown, rhs: unknown, shape: TypeShape, walk: Walk): void {
   const l = isMap(lhs) ? lhs : undefined;
   const r = isMap(rhs) ? rhs : undefined;
-  const visit = (key: string): void => {
-    let child: PatchNode | undefined;
-    if (shape.kind === 'struct') {
-      child = shape.node.field(key);
-      if (child === undefined) return;
-    } else if (shape.kind === 'map') child = shape.values;
-    const lv = l?.[key];
-    const rv = r?.[key];
-    if (lv === undefined && rv === undefined) return;
-    walk.push(fieldElement(key));
-    compareValue(lv, rv, child, walk);
-    walk.pop();
-  };
-  if (r) for (const key in r) visit(key);
-  if (l) for (const key in l) if (r === undefined || r[key] === undefined) visit(key);
+  if (r) for (const key in r) compareField(l, r, key, shape, walk);
+  if (l)
+    for (const key in l) if (r === undefined || r[key] === undefined) compareField(l, r, key, shape, walk);
+}
+
+function compareField(
+  l: JsonMap | undefined,
+  r: JsonMap | undefined,
+  key: string,
+  shape: TypeShape,
+  walk: Walk,
+): void {
+  let child: PatchNode | undefined;
+  if (shape.kind === 'struct') {
+    child = shape.node.field(key);
+    if (child === undefined) return;
+  } else if (shape.kind === 'map') child = shape.values;
+  const lv = l?.[key];
+  const rv = r?.[key];
+  if (lv === undefined && rv === undefined) return;
+  walk.push(fieldElement(key));
+  compareValue(lv, rv, child, walk);
+  walk.pop();
 }
 
 function compareList(

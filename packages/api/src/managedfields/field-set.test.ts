@@ -66,6 +66,48 @@ describe('field sets', () => {
     expect(merged.spec.template.spec.containers.map((x: any) => x.name)).toEqual(['x', 'b', 'a', 'n']);
   });
 
+  it('keeps the live subtrees a configuration leaves as they are, and changes none of them', () => {
+    const node = patchNodeOf(DeploymentSchema);
+    const live = {
+      metadata: { labels: { app: 'web' }, annotations: { rev: '1' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'a', image: 'a:1', env: [{ name: 'REV', value: '1' }] },
+              { name: 'b', image: 'b:1', args: ['--x'] },
+            ],
+          },
+        },
+      },
+    };
+    const before = JSON.stringify(live);
+    const config = JSON.parse(before) as typeof live;
+    config.metadata.annotations.rev = '2';
+    config.spec.template.spec.containers[0]!.env![0]!.value = '2';
+    const merged = mergeApplied(live, config, node) as typeof live;
+    expect(merged).toEqual(config);
+    expect(JSON.stringify(live)).toBe(before);
+    // unchanged: the live values themselves (atomic ones too), changed: new ones along the path
+    expect(merged.metadata.labels).toBe(live.metadata.labels);
+    expect(merged.spec.selector).toBe(live.spec.selector);
+    expect(merged.spec.template.metadata).toBe(live.spec.template.metadata);
+    expect(merged.spec.template.spec.containers[1]).toBe(live.spec.template.spec.containers[1]);
+    expect(merged.spec.template.spec.containers[0]).not.toBe(live.spec.template.spec.containers[0]);
+    expect(merged.metadata).not.toBe(live.metadata);
+    // a configuration that changes nothing gives the live object back
+    expect(mergeApplied(live, JSON.parse(before), node)).toBe(live);
+    // removing a field (null) and adding one make new maps
+    const removed = mergeApplied(live, { metadata: { annotations: null } }, node) as typeof live;
+    expect(removed.metadata).toEqual({ labels: { app: 'web' } });
+    expect(live.metadata.annotations).toEqual({ rev: '1' });
+    const unchangedByNull = mergeApplied(live, { metadata: { finalizers: null } }, node);
+    expect(unchangedByNull).toBe(live);
+  });
+
   it('checks FieldsV1 and tells whether it is written exactly as toFieldsV1 writes it', () => {
     const written = set(
       ['f:spec', 'f:replicas'],
@@ -75,6 +117,13 @@ describe('field sets', () => {
     );
     expect(checkFieldsV1(written.toFieldsV1())).toBe(true);
     expect(checkFieldsV1({})).toBe(true);
+    // a canonical value is remembered; asked again it is still canonical, others are checked anew
+    const canonical = written.toFieldsV1();
+    expect(checkFieldsV1(canonical)).toBe(true);
+    expect(checkFieldsV1(canonical)).toBe(true);
+    const unsorted = { 'f:b': {}, 'f:a': {} };
+    expect(checkFieldsV1(unsorted)).toBe(false);
+    expect(checkFieldsV1(unsorted)).toBe(false);
     // unsorted keys, `.` on a leaf, `.` after other keys, `.` at the root, a non-empty `.`
     expect(checkFieldsV1({ 'f:b': {}, 'f:a': {} })).toBe(false);
     expect(checkFieldsV1({ 'i:10': {}, 'i:2': {} })).toBe(false);

@@ -338,8 +338,18 @@ const notCanonical = 4;
  * can be written back as it is.
  */
 export function checkFieldsV1(value: unknown): boolean {
-  return (checkLevel(value, '', true) & notCanonical) === 0;
+  if (typeof value === 'object' && value !== null && canonicalFieldsV1.has(value)) return true;
+  const canonical = (checkLevel(value, '', true) & notCanonical) === 0;
+  if (canonical) canonicalFieldsV1.add(value as object);
+  return canonical;
 }
+
+/**
+ * FieldsV1 values found canonical. Once read, a FieldsV1 value is not changed (field sets are written
+ * to new values), and every write of an object reads its entries again: the stored object's entries
+ * are checked once.
+ */
+const canonicalFieldsV1 = new WeakSet<object>();
 
 /** Checks one level; returns hasDot, hasElements and notCanonical flags. */
 function checkLevel(value: unknown, at: string, root: boolean): number {

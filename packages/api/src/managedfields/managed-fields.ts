@@ -116,10 +116,17 @@ export function printManager(id: ManagerIdentity): string {
 
 /** RFC 3339 with second precision, as Kubernetes writes metav1.Time. */
 export function rfc3339Seconds(now: Date): string {
-  // toISOString always ends in `.sssZ`
-  const iso = now.toISOString();
-  return iso.slice(0, iso.length - 5) + 'Z';
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond.second) {
+    // toISOString always ends in `.sssZ`
+    const iso = now.toISOString();
+    lastSecond = { second, text: iso.slice(0, iso.length - 5) + 'Z' };
+  }
+  return lastSecond.text;
 }
+
+/** The last second {@link rfc3339Seconds} wrote: every write within it records the same time. */
+let lastSecond = { second: NaN, text: '' };
 
 /** At most this many Update entries are kept; older ones fold into `ancient-changes` per apiVersion. */
 export const maxUpdateManagers = 10;

@@ -1,5 +1,5 @@
 import type { PatchNode } from '../patch/patch-meta';
-import { isMap, type JsonMap } from '../patch/json-value';
+import { deepEqual, isMap, type JsonMap } from '../patch/json-value';
 import { indexItems } from './list-items';
 import { fieldElement, type PathElement } from './path-element';
 import { typeShapeOf, type TypeShape } from './type-shape';
@@ -8,7 +8,8 @@ import { typeShapeOf, type TypeShape } from './type-shape';
  * Merges an applied configuration into the live object (structured-merge-diff's Merge): the applied
  * value wins where both set a field; structs, granular maps and associative lists merge member by
  * member; leaves and atomic values are replaced. A null in the configuration removes the field.
- * Subtrees of `live` are shared with the result, never changed.
+ * Subtrees of `live` are shared with the result, never changed; a subtree the configuration leaves as
+ * it is stays the live one (its identity tells a comparison it is unchanged).
  */
 export function mergeApplied(live: unknown, applied: unknown, node: PatchNode): unknown {
   return mergeValue(live, applied, node, []);
@@ -27,27 +28,30 @@ function mergeValue(lhs: unknown, rhs: unknown, node: PatchNode | undefined, at:
     case 'set':
       return Array.isArray(lhs) && Array.isArray(rhs) ? mergeList(lhs, rhs, shape, at) : rhs;
     default:
-      return rhs;
+      // an atomic value equal to the live one keeps the live value (and its sharing)
+      return typeof rhs === 'object' && deepEqual(lhs, rhs) ? lhs : rhs;
   }
 }
 
+/** The merged map; `lhs` itself when the configuration changes nothing in it. */
 function mergeMap(lhs: JsonMap, rhs: JsonMap, shape: TypeShape, at: PathElement[]): JsonMap {
-  const out: JsonMap = { ...lhs };
+  let out: JsonMap | undefined;
   for (const key in rhs) {
     const rv = rhs[key];
     if (rv === undefined) continue;
     if (rv === null) {
-      delete out[key];
+      if (lhs[key] !== undefined) delete (out ??= { ...lhs })[key];
       continue;
     }
     let child: PatchNode | undefined;
     if (shape.kind === 'struct') child = shape.node.field(key);
     else if (shape.kind === 'map') child = shape.values;
     at.push(fieldElement(key));
-    out[key] = mergeValue(lhs[key], rv, child, at);
+    const merged = mergeValue(lhs[key], rv, child, at);
     at.pop();
+    if (merged !== lhs[key]) (out ??= { ...lhs })[key] = merged;
   }
-  return out;
+  return out ?? lhs;
 }
 
 /**
@@ -108,5 +112,6 @@ function mergeList(
     }
     li++;
   }
-  return out;
+  // the live list itself when every item is the live one, in the same place
+  return out.length === lhs.length && out.every((v, i) => v === lhs[i]) ? lhs : out;
 }

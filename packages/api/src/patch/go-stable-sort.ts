@@ -1,9 +1,24 @@
+/** Go's block size: the runs insertion-sorted before they are merged. */
+const insertionBlock = 20;
+
 /**
  * Go's sort.SliceStable (insertion sort in blocks of 20, then SymMerge). Strategic merge orders list
  * items with a comparison that is not a strict ordering when an item is missing from the reference
  * order; running Go's own algorithm keeps the resulting order identical to Kubernetes' in that case too.
  */
 export function goStableSort<T>(items: T[], less: (a: T, b: T) => boolean): T[] {
+  // up to one block Go's algorithm is the insertion sort alone (the lists strategic merge orders
+  // are short): run without building the helpers below
+  if (items.length <= insertionBlock) {
+    for (let i = 1; i < items.length; i++) {
+      for (let j = i; j > 0 && less(items[j]!, items[j - 1]!); j--) {
+        const t = items[j]!;
+        items[j] = items[j - 1]!;
+        items[j - 1] = t;
+      }
+    }
+    return items;
+  }
   const data = items;
   const lessAt = (i: number, j: number): boolean => less(data[i]!, data[j]!);
   const swap = (i: number, j: number): void => {
@@ -81,7 +96,7 @@ export function goStableSort<T>(items: T[], less: (a: T, b: T) => boolean): T[] 
     if (mid < end && end < b) symMerge(mid, end, b);
   };
 
-  let blockSize = 20;
+  let blockSize = insertionBlock;
   let a = 0;
   let b = blockSize;
   while (b <= n) {

@@ -29,6 +29,19 @@ describe('time formats', () => {
     expect(isRFC3339(input)).toBe(false);
   });
 
+  it('answers the same for a time asked again (valid times are remembered)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(isRFC3339('2024-02-29T23:59:59Z')).toBe(true);
+      expect(isRFC3339('2023-02-29T00:00:00Z')).toBe(false);
+    }
+    // more distinct times than are remembered: each still answered by its own parse
+    for (let s = 0; s < 5000; s++) {
+      const t = new Date(Date.UTC(2024, 0, 1) + s * 1000).toISOString().slice(0, 19) + 'Z';
+      expect(isRFC3339(t)).toBe(true);
+    }
+    expect(isRFC3339('2024-01-01T00:00:60Z')).toBe(false);
+  });
+
   it('cannot canonicalize what does not parse', () => {
     expect(canonicalTimeString('2024-01-01 00:00:00Z')).toBeUndefined();
     expect(canonicalMicroTimeString('yesterday')).toBeUndefined();

@@ -53,8 +53,19 @@ function isoSeconds(seconds: number): string | undefined {
 
 /** True when `value` parses as an RFC 3339 date-time. */
 export function isRFC3339(value: string): boolean {
-  return parse(value) !== undefined;
+  if (validTimes.has(value)) return true;
+  if (parse(value) === undefined) return false;
+  if (validTimes.size >= validTimesKept) validTimes.clear();
+  validTimes.add(value);
+  return true;
 }
+
+/**
+ * Times found valid lately: every write of an object validates its creationTimestamp and its
+ * managedFields' times again, which change far less often than the object.
+ */
+const validTimes = new Set<string>();
+const validTimesKept = 4096;
 
 /**
  * The Time form of an RFC 3339 string (UTC, seconds), or undefined when it does not parse. Text

@@ -1,9 +1,15 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { parse as parseYAML } from 'yaml';
-import { strategicMergePatch, StrategicMergeError, supportsStrategicMerge, type TSchema } from '@orch/api';
+import {
+  strategicMergePatch,
+  StrategicMergeError,
+  supportsStrategicMerge,
+  type ObjectMeta,
+  type TSchema,
+} from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
-import { clone } from '../registry/object';
+import { clone, type ApiObject } from '../registry/object';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -100,7 +106,18 @@ export function applyStrategicPatch(
     throw statusErrors.unsupportedMediaType('strategic merge patch is not supported for this resource');
   }
   try {
-    return strategicMergePatch(target, patch, schema);
+    const managedFields = keptManagedFields(target, patch);
+    if (!managedFields) return strategicMergePatch(target, patch, schema);
+    // the patch leaves managedFields alone: merged without them (an empty list keeps their place),
+    // the result keeps the target's list (see cloneKeepingManagedFields)
+    const { metadata } = target as ApiObject;
+    const merged = strategicMergePatch(
+      { ...(target as ApiObject), metadata: { ...metadata, managedFields: [] } },
+      patch,
+      schema,
+    ) as ApiObject;
+    merged.metadata.managedFields = managedFields;
+    return merged;
   } catch (e) {
     if (e instanceof StrategicMergeError) {
       const status = e.toStatus();
@@ -109,4 +126,26 @@ export function applyStrategicPatch(
     }
     throw e;
   }
+}
+
+/**
+ * The target's managedFields list when a strategic merge patch cannot touch it: the patch has no
+ * directive at its root or in its metadata and does not name managedFields. Undefined otherwise.
+ */
+function keptManagedFields(
+  target: unknown,
+  patch: Record<string, unknown>,
+): ObjectMeta['managedFields'] | undefined {
+  const managedFields = (target as ApiObject | undefined)?.metadata?.managedFields;
+  if (!Array.isArray(managedFields)) return undefined;
+  const metadata = patch.metadata;
+  if (metadata === null || (metadata !== undefined && !isPlainMap(metadata))) return undefined;
+  for (const map of metadata === undefined ? [patch] : [patch, metadata as Record<string, unknown>]) {
+    for (const key in map) if (key.startsWith('$') || key.includes('managedFields')) return undefined;
+  }
+  return managedFields;
+}
+
+function isPlainMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

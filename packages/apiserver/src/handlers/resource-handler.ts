@@ -15,7 +15,7 @@ import { jsonListParts, protobufListParts } from './encode-list';
 import { negotiate } from '../negotiation/negotiate';
 import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
 import { parseListOptions } from '../registry/list-options';
-import { clone, type ApiObject } from '../registry/object';
+import { clone, cloneKeepingManagedFields, type ApiObject } from '../registry/object';
 import { answerJSON } from '../registry/answer-json';
 import { isMutatingVerb, type RequestInfo } from '../request/request-info';
 import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
@@ -272,12 +272,12 @@ export class ResourceHandler {
             req.info.name,
           );
         // `current` is shared: strategic and JSON patches build a new object, a merge patch's result
-        // (which keeps unpatched parts of both inputs) is copied
+        // (which keeps unpatched parts of both inputs) is copied, all but its managedFields entries
         const patched = (
           type === 'strategic'
             ? applyStrategicPatch(current, patchObject!, schema)
             : patchObject
-              ? clone(mergePatch(current, patchObject))
+              ? cloneKeepingManagedFields(mergePatch(current, patchObject) as ApiObject)
               : applyJSONPatch(current, req.body)
         ) as ApiObject;
         // without an explicit resourceVersion in the patch the update is retried on conflicts
@@ -324,8 +324,9 @@ export class ResourceHandler {
             req.info.name,
           );
         // applying changes neither the stored object nor the configuration, but the result keeps
-        // parts of both: it is copied, so a retry can apply the same configuration again
-        const applied = clone(
+        // parts of both: it is copied (all but its managedFields entries, which no write changes in
+        // place), so a retry can apply the same configuration again
+        const applied = cloneKeepingManagedFields(
           applyPatch(fm, current, patch, {
             manager,
             apiVersion: scope.apiVersion,

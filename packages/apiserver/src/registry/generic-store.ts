@@ -22,6 +22,7 @@ import { collectionPrefix, objectKey, resourcePrefix } from './keys';
 import type { ListOptions } from './list-options';
 import { clone, jsonEqual, nowTime, type ApiObject } from './object';
 import { markShared, setAnswerJSON } from './answer-json';
+import { stringifyMetadata } from './metadata-json';
 import type { PropagationPolicy, Strategy } from './strategy';
 import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
 import type { UserInfo } from '../authn/authenticator';
@@ -331,7 +332,7 @@ export class GenericStore {
         add(key, JSON.stringify(storageVersion));
       } else if (key === 'metadata') {
         metadataAt = parts.length;
-        add(key, (metadataJSON = JSON.stringify(metadata)));
+        add(key, (metadataJSON = stringifyMetadata(metadata)));
       } else add(key, JSON.stringify(obj[key]) as string | undefined);
     }
     if (apiVersionAt < 0) {
@@ -340,7 +341,7 @@ export class GenericStore {
     }
     if (metadataAt < 0) {
       metadataAt = parts.length;
-      add('metadata', (metadataJSON = JSON.stringify(metadata)));
+      add('metadata', (metadataJSON = stringifyMetadata(metadata)));
     }
     const bytes = Buffer.from(`{${parts.join(',')}}`);
     if (bytes.length > maxObjectBytes) throw statusErrors.tooLarge('etcdserver: request is too large');

@@ -13,6 +13,23 @@ export function clone<T>(value: T): T {
   return cloneJson(value);
 }
 
+/**
+ * Deep copy of an object that keeps its `metadata.managedFields` list as it is. Entries of that list
+ * are never changed in place (the field manager and the scale subresource write a new list), so a
+ * copy made to be changed can share them with the object it was copied from; they are often half of
+ * an object's fields.
+ */
+export function cloneKeepingManagedFields<T extends ApiObject>(obj: T): T {
+  const meta = obj.metadata as ObjectMeta | undefined;
+  if (typeof meta !== 'object' || meta === null || !Array.isArray(meta.managedFields)) return clone(obj);
+  const managedFields = meta.managedFields;
+  // an empty list in its place keeps the key's position in the copy
+  const empty: ObjectMeta = { ...meta, managedFields: [] };
+  const copy = clone({ ...obj, metadata: empty });
+  copy.metadata.managedFields = managedFields;
+  return copy;
+}
+
 /** Deep equality of JSON values (key order does not matter). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ensureClusterPKI, type ClusterPKI } from '@orch/component-base';
 import { daemonBin, keepLogs, startDaemon, waitHTTPS, type DaemonProcess } from './daemon-process';
 import { freePort } from '../storage/testing/free-port';
+import { apiserverNodeOptions } from '../server/node-options';
 
 export interface APIServerProcess {
   url: string;
@@ -28,7 +29,10 @@ export interface APIServerProcessOptions {
   dataDir?: string;
 }
 
-/** orch-apiserver as its own process on a random loopback port, over HTTPS with a cluster PKI. */
+/**
+ * orch-apiserver as its own process on a random loopback port, over HTTPS with a cluster PKI, run
+ * with the node options of a deployed apiserver.
+ */
 export async function startAPIServerProcess(
   options: APIServerProcessOptions = {},
 ): Promise<APIServerProcess> {
@@ -59,6 +63,7 @@ export async function startAPIServerProcess(
       daemonBin('apiserver', 'orch-apiserver'),
       args,
       join(dataDir, 'logs'),
+      apiserverNodeOptions,
     );
     await waitHTTPS(`${url}/readyz`, tls, 30_000, () => p.child.exitCode === null);
     return p;

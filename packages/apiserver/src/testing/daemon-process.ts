@@ -19,12 +19,23 @@ export interface DaemonProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts a daemon binary as its own process, its output appended to `<logDir>/<name>.log`. */
-export function startDaemon(name: string, bin: string, args: string[], logDir: string): DaemonProcess {
+/**
+ * Starts a daemon binary as its own process, its output appended to `<logDir>/<name>.log`;
+ * `nodeOptions` go to node before the binary (V8 options such as the apiserver's).
+ */
+export function startDaemon(
+  name: string,
+  bin: string,
+  args: string[],
+  logDir: string,
+  nodeOptions: readonly string[] = [],
+): DaemonProcess {
   mkdirSync(logDir, { recursive: true });
   const log = join(logDir, `${name}.log`);
   const out = createWriteStream(log, { flags: 'a' });
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeOptions, bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   let stopping = false;

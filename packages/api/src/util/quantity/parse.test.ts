@@ -121,6 +121,19 @@ describe('parseQuantity: canonical string and format', () => {
   );
 });
 
+describe('parseQuantity: texts parsed again', () => {
+  it('answers the same quantity for a text seen before, also past the texts remembered', () => {
+    const first = parseQuantity('250m');
+    // odd milli-values are written as they are
+    for (let i = 0; i < 5000; i++) expect(parseQuantity(`${2 * i + 1}m`).toString()).toBe(`${2 * i + 1}m`);
+    const again = parseQuantity('250m');
+    expect(again.toString()).toBe('250m');
+    expect(again.cmp(first)).toBe(0);
+    expect(parseQuantity('1.5Gi').toString()).toBe('1536Mi');
+    expect(parseQuantity('1.5Gi').toString()).toBe('1536Mi');
+  });
+});
+
 describe('parseQuantity: errors', () => {
   it.each<[string, string]>([
     ['', QUANTITY_FORMAT_ERROR],

@@ -110,6 +110,23 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; form
  * 2^63-1. Throws {@link QuantityError} with Kubernetes' messages.
  */
 export function parseQuantity(str: string): Quantity {
+  let q = parsed.get(str);
+  if (q === undefined) {
+    q = parse(str);
+    if (parsed.size >= parsedKept) parsed.clear();
+    parsed.set(str, q);
+  }
+  return q;
+}
+
+/**
+ * Quantities parsed lately, by text. A Quantity never changes, and the objects written carry the same
+ * few texts again and again (`100m`, `64Mi`): validation and defaulting of every write parse them.
+ */
+const parsed = new Map<string, Quantity>();
+const parsedKept = 4096;
+
+function parse(str: string): Quantity {
   if (str.length === 0) throw new QuantityError(QUANTITY_FORMAT_ERROR);
   if (str === '0') return new Quantity(0n, 0, 'DecimalSI', '0');
   const { positive, num, denom, suffix } = split(str);
