@@ -2,4 +2,4 @@ export { strategicMergePatch, supportsStrategicMerge } from './strategic-merge-p
 export { createTwoWayMergePatch, createThreeWayMergePatch } from './create-merge-patch';
 export { StrategicMergeError } from './strategic-merge-error';
 export type { StrategicMergeErrorClass } from './strategic-merge-error';
-export { cloneJson } from './json-value';
+export { cloneJson, isMap } from './json-value';

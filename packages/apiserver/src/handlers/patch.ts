@@ -1,6 +1,7 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { parse as parseYAML } from 'yaml';
 import {
+  isMap,
   strategicMergePatch,
   StrategicMergeError,
   supportsStrategicMerge,
@@ -139,13 +140,9 @@ function keptManagedFields(
   const managedFields = (target as ApiObject | undefined)?.metadata?.managedFields;
   if (!Array.isArray(managedFields)) return undefined;
   const metadata = patch.metadata;
-  if (metadata === null || (metadata !== undefined && !isPlainMap(metadata))) return undefined;
+  if (metadata === null || (metadata !== undefined && !isMap(metadata))) return undefined;
   for (const map of metadata === undefined ? [patch] : [patch, metadata as Record<string, unknown>]) {
     for (const key in map) if (key.startsWith('$') || key.includes('managedFields')) return undefined;
   }
   return managedFields;
-}
-
-function isPlainMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,5 @@
+import { isMap } from '@orch/api';
+
 /**
  * `JSON.stringify` of an object's metadata, with the text of each managedFields entry's `fieldsV1`
  * remembered across writes. A FieldsV1 value is not changed once written (the field manager writes
@@ -37,8 +39,4 @@ function entryJSON(entry: unknown): string {
 function pushMember(parts: string[], key: string, value: unknown): void {
   const json = JSON.stringify(value) as string | undefined;
   if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
