@@ -12,6 +12,11 @@ const packages = [
   'node-agent',
 ];
 
+// Objects the apiserver's stores share with every reader are frozen in tests (see markShared in
+// packages/apiserver/src/registry/answer-json.ts): a change to one fails the test that makes it. Set
+// here, before the workers start, so the daemons the tests spawn inherit it too.
+process.env.ORCH_CACHE_MUTATION_DETECTOR ??= 'true';
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/e2e'],

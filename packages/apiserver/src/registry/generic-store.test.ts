@@ -139,6 +139,34 @@ describe('GenericStore: updates over the decoded objects lists and watches share
     expect(final.status).toMatchObject({ observedGeneration: 1, replicas: 1 });
   });
 
+  it('freezes the objects it shares while the mutation detector is on, as the test suite runs', async () => {
+    expect(process.env.ORCH_CACHE_MUTATION_DETECTOR).toBe('true');
+    expect((await req(path, { method: 'POST', body: deployment('shared') })).status).toBe(201);
+    let listed: ReturnType<typeof deployment> | undefined;
+    for (let i = 0; i < 200 && !listed; i++) {
+      const page = await store.list(scope, parseListOptions(new URLSearchParams('resourceVersion=0')));
+      listed = page.items.find((o) => o.metadata.name === 'shared') as typeof listed;
+      if (!listed) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(Object.isFrozen(listed!.spec.template.spec.containers[0]!.env[0])).toBe(true);
+    expect(() => {
+      listed!.metadata.labels.app = 'changed';
+    }).toThrow(TypeError);
+    // what a write answers with is what the key's next update and the write's watchers start from
+    const { object } = await store.update(
+      scope,
+      'shared',
+      (current) => {
+        current!.metadata.labels = { app: 'shared', tier: 'web' };
+        return current!;
+      },
+      { fieldValidation: 'Strict', warnings: [] },
+    );
+    expect(object.metadata.labels).toEqual({ app: 'shared', tier: 'web' });
+    expect(Object.isFrozen(object.metadata.labels)).toBe(true);
+    expect(Object.isFrozen((object.spec as { template: object }).template)).toBe(true);
+  });
+
   it('leaves the stored object as it was when a patch is refused', async () => {
     expect((await req(path, { method: 'POST', body: deployment('refused') })).status).toBe(201);
     const shared = await freezeShared('refused');

@@ -254,6 +254,8 @@ export class GenericStore {
     if (remembered) return remembered;
     const object = this.stored(obj, encoded, kv, apiVersion);
     this.rememberWrite(kv.key, object, kv.modRevision, apiVersion);
+    // handed to the next update of the key and to the write's watchers, as listed objects are
+    markShared(object);
     return object;
   }
 
