@@ -6,3 +6,4 @@ export * from './intstr';
 export * from './meta';
 export * from './time-zone';
 export * from './aggregate-text';
+export * from './remembering';

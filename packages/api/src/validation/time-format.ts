@@ -1,3 +1,5 @@
+import { remembering } from '../util/remembering';
+
 /**
  * meta/v1 Time and MicroTime as Kubernetes serializes them: RFC 3339 in UTC, with second precision
  * (`2006-01-02T15:04:05Z`) for Time and microsecond precision (`2006-01-02T15:04:05.000000Z`) for
@@ -53,19 +55,14 @@ function isoSeconds(seconds: number): string | undefined {
 
 /** True when `value` parses as an RFC 3339 date-time. */
 export function isRFC3339(value: string): boolean {
-  if (validTimes.has(value)) return true;
-  if (parse(value) === undefined) return false;
-  if (validTimes.size >= validTimesKept) validTimes.clear();
-  validTimes.add(value);
-  return true;
+  return checkedTimes(value);
 }
 
 /**
- * Times found valid lately: every write of an object validates its creationTimestamp and its
+ * Times checked lately: every write of an object validates its creationTimestamp and its
  * managedFields' times again, which change far less often than the object.
  */
-const validTimes = new Set<string>();
-const validTimesKept = 4096;
+const checkedTimes = remembering((value) => parse(value) !== undefined);
 
 /**
  * The Time form of an RFC 3339 string (UTC, seconds), or undefined when it does not parse. Text

@@ -5,12 +5,11 @@ import {
   strategicMergePatch,
   StrategicMergeError,
   supportsStrategicMerge,
-  type ObjectMeta,
   type TSchema,
 } from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
-import { clone, type ApiObject } from '../registry/object';
+import { clone, copyKeepingManagedFields, type ApiObject } from '../registry/object';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -107,18 +106,11 @@ export function applyStrategicPatch(
     throw statusErrors.unsupportedMediaType('strategic merge patch is not supported for this resource');
   }
   try {
-    const managedFields = keptManagedFields(target, patch);
-    if (!managedFields) return strategicMergePatch(target, patch, schema);
-    // the patch leaves managedFields alone: merged without them (an empty list keeps their place),
-    // the result keeps the target's list (see cloneKeepingManagedFields)
-    const { metadata } = target as ApiObject;
-    const merged = strategicMergePatch(
-      { ...(target as ApiObject), metadata: { ...metadata, managedFields: [] } },
-      patch,
-      schema,
-    ) as ApiObject;
-    merged.metadata.managedFields = managedFields;
-    return merged;
+    const merge = (t: ApiObject): ApiObject => strategicMergePatch(t, patch, schema) as ApiObject;
+    // a patch that leaves managedFields alone keeps the target's list, as a copy does
+    return isMap(target) && leavesManagedFields(patch)
+      ? copyKeepingManagedFields(target as ApiObject, merge)
+      : merge(target as ApiObject);
   } catch (e) {
     if (e instanceof StrategicMergeError) {
       const status = e.toStatus();
@@ -130,19 +122,14 @@ export function applyStrategicPatch(
 }
 
 /**
- * The target's managedFields list when a strategic merge patch cannot touch it: the patch has no
- * directive at its root or in its metadata and does not name managedFields. Undefined otherwise.
+ * Whether a strategic merge patch cannot touch managedFields: it has no directive at its root or in
+ * its metadata and does not name managedFields.
  */
-function keptManagedFields(
-  target: unknown,
-  patch: Record<string, unknown>,
-): ObjectMeta['managedFields'] | undefined {
-  const managedFields = (target as ApiObject | undefined)?.metadata?.managedFields;
-  if (!Array.isArray(managedFields)) return undefined;
+function leavesManagedFields(patch: Record<string, unknown>): boolean {
   const metadata = patch.metadata;
-  if (metadata === null || (metadata !== undefined && !isMap(metadata))) return undefined;
-  for (const map of metadata === undefined ? [patch] : [patch, metadata as Record<string, unknown>]) {
-    for (const key in map) if (key.startsWith('$') || key.includes('managedFields')) return undefined;
+  if (metadata === null || (metadata !== undefined && !isMap(metadata))) return false;
+  for (const map of metadata === undefined ? [patch] : [patch, metadata]) {
+    for (const key in map) if (key.startsWith('$') || key.includes('managedFields')) return false;
   }
-  return managedFields;
+  return true;
 }

@@ -14,20 +14,25 @@ export function clone<T>(value: T): T {
 }
 
 /**
- * Deep copy of an object that keeps its `metadata.managedFields` list as it is. Entries of that list
- * are never changed in place (the field manager and the scale subresource write a new list), so a
- * copy made to be changed can share them with the object it was copied from; they are often half of
- * an object's fields.
+ * `copy(obj)`, where `copy` makes an object sharing nothing with its input, except that the result
+ * keeps `obj`'s `metadata.managedFields` list as it is. Entries of that list are never changed in
+ * place (the field manager and the scale subresource write a new list), so a copy made to be changed
+ * can share them with the object it was made from; they are often half of an object's fields. `copy`
+ * sees an empty list in their place, which keeps the key's position in the result.
  */
-export function cloneKeepingManagedFields<T extends ApiObject>(obj: T): T {
+export function copyKeepingManagedFields<T extends ApiObject>(obj: T, copy: (obj: T) => T): T {
   const meta = obj.metadata as ObjectMeta | undefined;
-  if (typeof meta !== 'object' || meta === null || !Array.isArray(meta.managedFields)) return clone(obj);
+  if (typeof meta !== 'object' || meta === null || !Array.isArray(meta.managedFields)) return copy(obj);
   const managedFields = meta.managedFields;
-  // an empty list in its place keeps the key's position in the copy
   const empty: ObjectMeta = { ...meta, managedFields: [] };
-  const copy = clone({ ...obj, metadata: empty });
-  copy.metadata.managedFields = managedFields;
-  return copy;
+  const result = copy({ ...obj, metadata: empty });
+  result.metadata.managedFields = managedFields;
+  return result;
+}
+
+/** Deep copy of an object but for its `metadata.managedFields` list (see {@link copyKeepingManagedFields}). */
+export function cloneKeepingManagedFields<T extends ApiObject>(obj: T): T {
+  return copyKeepingManagedFields(obj, clone);
 }
 
 /** Deep equality of JSON values (key order does not matter). */

@@ -1,6 +1,7 @@
 import { abs, pow10, roundToNano } from './bigdecimal';
 import { QuantityFormat } from './format';
 import { Quantity } from './quantity';
+import { remembering } from '../remembering';
 
 /** Kubernetes' message for a string that is not a quantity. */
 export const QUANTITY_FORMAT_ERROR =
@@ -110,21 +111,14 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; form
  * 2^63-1. Throws {@link QuantityError} with Kubernetes' messages.
  */
 export function parseQuantity(str: string): Quantity {
-  let q = parsed.get(str);
-  if (q === undefined) {
-    q = parse(str);
-    if (parsed.size >= parsedKept) parsed.clear();
-    parsed.set(str, q);
-  }
-  return q;
+  return parsed(str);
 }
 
 /**
  * Quantities parsed lately, by text. A Quantity never changes, and the objects written carry the same
  * few texts again and again (`100m`, `64Mi`): validation and defaulting of every write parse them.
  */
-const parsed = new Map<string, Quantity>();
-const parsedKept = 4096;
+const parsed = remembering(parse);
 
 function parse(str: string): Quantity {
   if (str.length === 0) throw new QuantityError(QUANTITY_FORMAT_ERROR);
