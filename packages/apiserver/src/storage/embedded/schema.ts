@@ -3,12 +3,15 @@ import type Database from 'better-sqlite3';
 /**
  * Tables of the embedded store.
  *
- * - `kv`: the current state, one row per live key.
+ * - `kv`: the current state, one row per live key. Its value is the `history` row at `mod_rev`: each
+ *   value is stored once, so a write adds its bytes to the log once, and the current state's pages,
+ *   a few dozen bytes per key, stay few.
  * - `history`: one row per revision (the write that produced it). A delete row has no value; its
  *   last value is the row at `prev_rev`. `prev_rev` is the key's modRevision before the write (0 for
  *   a create). Reads at a past revision R take, per key, the newest row at or below R.
  * - `meta`: `compacted` (reads below it fail) and `purged` (history rows up to it that compaction has
- *   already removed).
+ *   already removed). Compaction removes only rows a later row superseded and delete rows, never a
+ *   live key's current row.
  * - `expiry`: keys written with a time to live, with the revision of that write and when it expires
  *   (ms since the epoch). A row whose key was written again or deleted since is stale and dropped
  *   when it comes due.
@@ -19,7 +22,6 @@ import type Database from 'better-sqlite3';
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kv (
   key BLOB PRIMARY KEY,
-  value BLOB NOT NULL,
   create_rev INTEGER NOT NULL,
   mod_rev INTEGER NOT NULL
 ) WITHOUT ROWID;
@@ -70,6 +72,7 @@ export function configure(db: Database.Database, synchronous: Synchronous): void
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
+  storeValuesOnce(db);
   // SQLite's own checkpoint, in the commit that makes the log reach about 16 MiB: stores that
   // checkpoint from a thread of their own (WalCheckpointer) turn it off
   db.pragma(`wal_autocheckpoint = ${walRestartFrames(db)}`);
@@ -91,4 +94,30 @@ export const walHoldBytes = 3 * walRestartBytes;
 export function walRestartFrames(db: Database.Database): number {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   return Math.max(1, Math.floor(walRestartBytes / pageSize));
+}
+
+/**
+ * Moves a store written when `kv` kept a copy of each current value (a `value` column) to values
+ * stored once: the current rows keep their key and revisions and read their value from `history`.
+ * A live key whose history row is missing gets it back from its old copy first, so no value is lost.
+ * One transaction: a store is either migrated or left as it was.
+ */
+function storeValuesOnce(db: Database.Database): void {
+  const columns = db.pragma('table_info(kv)') as { name: string }[];
+  if (!columns.some((c) => c.name === 'value')) return;
+  db.transaction(() => {
+    db.exec(`
+      INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev)
+        SELECT kv.mod_rev, kv.key, 0, kv.value, kv.create_rev, 0 FROM kv
+        WHERE NOT EXISTS (SELECT 1 FROM history h WHERE h.rev = kv.mod_rev);
+      CREATE TABLE kv_current (
+        key BLOB PRIMARY KEY,
+        create_rev INTEGER NOT NULL,
+        mod_rev INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO kv_current (key, create_rev, mod_rev) SELECT key, create_rev, mod_rev FROM kv;
+      DROP TABLE kv;
+      ALTER TABLE kv_current RENAME TO kv;
+    `);
+  })();
 }

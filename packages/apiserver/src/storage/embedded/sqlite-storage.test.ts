@@ -78,6 +78,63 @@ describe('embedded store', () => {
     expect(pageSize(old)).toBe(4096);
   });
 
+  test('a store that kept a copy of each current value in kv opens with values stored once, losing nothing', async () => {
+    const path = file();
+    const old = new Database(path);
+    old.exec(`
+      CREATE TABLE kv (key BLOB PRIMARY KEY, value BLOB NOT NULL, create_rev INTEGER NOT NULL,
+        mod_rev INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE history (rev INTEGER PRIMARY KEY, key BLOB NOT NULL, deleted INTEGER NOT NULL,
+        value BLOB, create_rev INTEGER NOT NULL, prev_rev INTEGER NOT NULL);
+      CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO meta (name, value) VALUES ('compacted', 0), ('purged', 0);
+    `);
+    const kv = old.prepare('INSERT INTO kv VALUES (?, ?, ?, ?)');
+    const history = old.prepare('INSERT INTO history VALUES (?, ?, ?, ?, ?, ?)');
+    const a = text('/registry/a');
+    const b = text('/registry/b');
+    const c = text('/registry/c');
+    history.run(1, a, 0, text('a1'), 1, 0);
+    history.run(2, b, 0, text('b2'), 2, 0);
+    history.run(3, a, 0, text('a3'), 1, 1);
+    history.run(4, b, 1, null, 2, 2);
+    kv.run(a, text('a3'), 1, 3);
+    // a live key whose history row is missing: its copy in kv is the only one
+    kv.run(c, text('c5'), 5, 5);
+    old.close();
+
+    const store = new SqliteStorage(path, { compactionIntervalMs: 0 });
+    try {
+      const values = async (revision?: number) =>
+        (await store.list('/registry/', { revision })).items.map((i) => [
+          i.key,
+          i.value.toString(),
+          i.modRevision,
+        ]);
+      expect(await values()).toEqual([
+        ['/registry/a', 'a3', 3],
+        ['/registry/c', 'c5', 5],
+      ]);
+      expect(await values(2)).toEqual([
+        ['/registry/a', 'a1', 1],
+        ['/registry/b', 'b2', 2],
+      ]);
+      expect((await store.get('/registry/c'))?.createRevision).toBe(5);
+      const updated = await store.update('/registry/a', text('a6'), 3);
+      expect(updated.modRevision).toBe(6);
+      expect((await store.get('/registry/a'))?.value.toString()).toBe('a6');
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path, { readonly: true });
+    try {
+      const columns = (db.pragma('table_info(kv)') as { name: string }[]).map((col) => col.name);
+      expect(columns).toEqual(['key', 'create_rev', 'mod_rev']);
+    } finally {
+      db.close();
+    }
+  });
+
   test('compaction removes unreadable history but keeps the state at the compacted revision', async () => {
     const path = file();
     const store = new SqliteStorage(path, { compactionIntervalMs: 0, compactionBatchRevisions: 7 });

@@ -109,8 +109,8 @@ export class SqliteStorage implements Storage {
 
   private readonly stmt: {
     get: Database.Statement<[Buffer], KvRow>;
-    insertKv: Database.Statement<[Buffer, Buffer, number, number]>;
-    updateKv: Database.Statement<[Buffer, number, Buffer]>;
+    insertKv: Database.Statement<[Buffer, number, number]>;
+    updateKv: Database.Statement<[number, Buffer]>;
     deleteKv: Database.Statement<[Buffer]>;
     insertHistory: Database.Statement<[number, Buffer, number, Buffer | null, number, number]>;
     listCurrent: Database.Statement<[Buffer, Buffer, number], KvRow>;
@@ -139,15 +139,19 @@ export class SqliteStorage implements Storage {
     configure(this.db, options.synchronous ?? 'NORMAL');
     this.batchRevisions = options.compactionBatchRevisions ?? 5000;
     this.stmt = {
-      get: this.db.prepare('SELECT key, value, create_rev, mod_rev FROM kv WHERE key = ?'),
-      insertKv: this.db.prepare('INSERT INTO kv (key, value, create_rev, mod_rev) VALUES (?, ?, ?, ?)'),
-      updateKv: this.db.prepare('UPDATE kv SET value = ?, mod_rev = ? WHERE key = ?'),
+      // a current row's value is its history row's (CROSS JOIN: from kv's key, then history's revision)
+      get: this.db.prepare(
+        'SELECT k.key, h.value, k.create_rev, k.mod_rev FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev WHERE k.key = ?',
+      ),
+      insertKv: this.db.prepare('INSERT INTO kv (key, create_rev, mod_rev) VALUES (?, ?, ?)'),
+      updateKv: this.db.prepare('UPDATE kv SET mod_rev = ? WHERE key = ?'),
       deleteKv: this.db.prepare('DELETE FROM kv WHERE key = ?'),
       insertHistory: this.db.prepare(
         'INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       listCurrent: this.db.prepare(
-        'SELECT key, value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
+        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev
+         WHERE k.key >= ? AND k.key < ? ORDER BY k.key LIMIT ?`,
       ),
       listCurrentKeys: this.db.prepare(
         "SELECT key, X'' AS value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
@@ -263,7 +267,7 @@ export class SqliteStorage implements Storage {
     const expire = this.expiring(options);
     return this.write((rev) => {
       try {
-        this.stmt.insertKv.run(k, v, rev, rev);
+        this.stmt.insertKv.run(k, rev, rev);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
           throw StorageError.keyExists(key);
@@ -282,7 +286,7 @@ export class SqliteStorage implements Storage {
     const expire = this.expiring(options);
     return this.write((rev) => {
       const prev = this.checked(k, key, expectedModRevision);
-      this.stmt.updateKv.run(v, rev, k);
+      this.stmt.updateKv.run(rev, k);
       this.stmt.insertHistory.run(rev, k, 0, v, prev.create_rev, prev.mod_rev);
       expire?.(k, rev);
       const kv = { key, value: v, modRevision: rev, createRevision: prev.create_rev };
