@@ -134,6 +134,36 @@ export function runStorageConformance(name: string, factory: StorageFactory): vo
       );
     });
 
+    test('list at a past revision: keys written many times, recreated or short-lived since', async () => {
+      await store.create(key('gone'), text('g1'));
+      await store.delete(key('gone'));
+      await store.create(key('twice'), text('t1'));
+      await store.create(key('same'), text('s1'));
+      const past = await store.currentRevision();
+      await store.update(key('twice'), text('t2'));
+      await store.update(key('twice'), text('t3'));
+      await store.create(key('gone'), text('g2'));
+      await store.create(key('brief'), text('b1'));
+      await store.delete(key('brief'));
+      await store.delete(key('twice'));
+      await store.create(key('twice'), text('t4'));
+
+      const then = await store.list(prefix, { revision: past });
+      expect(then.items.map((kv) => [kv.key, str(kv)])).toEqual([
+        [key('same'), 's1'],
+        [key('twice'), 't1'],
+      ]);
+      const first = await store.list(prefix, { revision: past, limit: 1 });
+      expect(first.items.map(str)).toEqual(['s1']);
+      expect([first.more, first.remaining]).toEqual([true, 1]);
+      const now = await store.list(prefix);
+      expect(now.items.map((kv) => [kv.key, str(kv)])).toEqual([
+        [key('gone'), 'g2'],
+        [key('same'), 's1'],
+        [key('twice'), 't4'],
+      ]);
+    });
+
     test('keysOnly lists keys and revisions without values, now and at a past revision', async () => {
       for (const name of ['b', 'a', 'c']) await store.create(key(name), text(`${name}1`));
       const past = await store.currentRevision();

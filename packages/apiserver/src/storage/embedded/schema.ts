@@ -8,7 +8,11 @@ import type Database from 'better-sqlite3';
  *   a few dozen bytes per key, stay few.
  * - `history`: one row per revision (the write that produced it). A delete row has no value; its
  *   last value is the row at `prev_rev`. `prev_rev` is the key's modRevision before the write (0 for
- *   a create). Reads at a past revision R take, per key, the newest row at or below R.
+ *   a create). Rows are only ever added at the end, in revision order, and read by revision: a
+ *   read at a past revision R takes the current row of each key not written since R, and for a key
+ *   written since, the row its first write after R replaced (see `stateAt` in sqlite-storage.ts).
+ *   There is no index by key: its entries would go to a page per key written, which under a steady
+ *   write load made up most of what each commit wrote to the log.
  * - `meta`: `compacted` (reads below it fail) and `purged` (history rows up to it that compaction has
  *   already removed). Compaction removes only rows a later row superseded and delete rows, never a
  *   live key's current row.
@@ -33,7 +37,7 @@ CREATE TABLE IF NOT EXISTS history (
   create_rev INTEGER NOT NULL,
   prev_rev INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS history_key_rev ON history (key, rev);
+DROP INDEX IF EXISTS history_key_rev;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL

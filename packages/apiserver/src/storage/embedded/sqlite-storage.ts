@@ -68,6 +68,26 @@ interface HistoryRow {
   prev_value: Buffer | null;
 }
 
+/**
+ * The rows of the keys in [@start, @end) as they were at revision @rev, in key order: `key`, then
+ * the given columns of the row `h`. A key not written since @rev has its current row; a key written
+ * since has the row its first write after @rev replaced (`prev_rev`), and none if that write created
+ * it. Only the writes after @rev are read, by revision. Compaction never removes those rows: a row is
+ * removed only once a write at or below the compacted revision replaced it.
+ */
+function stateAt(columns: string): string {
+  return `
+    SELECT k.key AS key, ${columns} FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev
+    WHERE k.key >= @start AND k.key < @end AND k.mod_rev <= @rev
+    UNION ALL
+    SELECT c.key AS key, ${columns} FROM (
+        SELECT key, MIN(rev) AS first FROM history
+        WHERE rev > @rev AND key >= @start AND key < @end GROUP BY key) c
+      CROSS JOIN history f ON f.rev = c.first
+      CROSS JOIN history h ON h.rev = f.prev_rev
+    WHERE f.prev_rev > 0`;
+}
+
 /** Commits between two looks at the log's size. */
 const logCheckCommits = 16;
 /** The log size from which checkpoints move to their thread. */
@@ -157,25 +177,15 @@ export class SqliteStorage implements Storage {
         "SELECT key, X'' AS value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
       ),
       countCurrent: this.db.prepare('SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ?'),
-      // walks the revisions after the given one (`+key`: not the key index, whose range under a wide
-      // prefix such as the watch cache's /registry/ is the whole history, read and sorted every call)
+      // walks the revisions after the given one
       changedAfter: this.db.prepare(
-        'SELECT rev FROM history WHERE rev > ? AND +key >= ? AND +key < ? ORDER BY rev LIMIT 1',
+        'SELECT rev FROM history WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev LIMIT 1',
       ),
-      listAt: this.db.prepare(`
-        SELECT h.key, h.value, h.create_rev, h.rev AS mod_rev FROM history h
-        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
-          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)
-        ORDER BY h.key LIMIT @limit`),
-      listAtKeys: this.db.prepare(`
-        SELECT h.key, X'' AS value, h.create_rev, h.rev AS mod_rev FROM history h
-        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
-          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)
-        ORDER BY h.key LIMIT @limit`),
-      countAt: this.db.prepare(`
-        SELECT COUNT(*) AS n FROM history h
-        WHERE h.key >= @start AND h.key < @end AND h.rev <= @rev AND h.deleted = 0
-          AND NOT EXISTS (SELECT 1 FROM history n WHERE n.key = h.key AND n.rev > h.rev AND n.rev <= @rev)`),
+      listAt: this.db.prepare(`${stateAt('h.value, h.create_rev, h.rev AS mod_rev')}
+        ORDER BY key LIMIT @limit`),
+      listAtKeys: this.db.prepare(`${stateAt("X'' AS value, h.create_rev, h.rev AS mod_rev")}
+        ORDER BY key LIMIT @limit`),
+      countAt: this.db.prepare(`SELECT COUNT(*) AS n FROM (${stateAt('1')})`),
       since: this.db.prepare(`
         SELECT h.rev, h.key, h.deleted, h.value, h.create_rev, p.value AS prev_value
         FROM history h LEFT JOIN history p ON h.prev_rev > 0 AND p.rev = h.prev_rev
