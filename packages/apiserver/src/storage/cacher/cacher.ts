@@ -10,6 +10,7 @@ import type {
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
+import { partitionPoint } from './partition-point';
 import { EventWindow } from './event-window';
 
 export interface CacherOptions {
@@ -165,22 +166,13 @@ export class Cacher implements Storage {
     const from = options.startKey && options.startKey > prefix ? options.startKey : prefix;
     const all = this.sorted();
     // the first key at or after `from` (code point order agrees with either sort)
-    let lo = 0;
-    let hi = all.length;
     const probe = { key: from } as KV;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (byCodePoints(all[mid]!, probe) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const first = partitionPoint(all, 0, (kv) => byCodePoints(kv, probe) < 0);
+    // in key order, the keys under a prefix are together: from `first`, up to the first that is not
+    const end = partitionPoint(all, first, (kv) => kv.key.startsWith(prefix));
     const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
-    const items: KV[] = [];
-    let end = lo;
-    while (end < all.length && all[end]!.key.startsWith(prefix)) {
-      if (items.length < limit) items.push(all[end]!);
-      end++;
-    }
-    const matching = end - lo;
+    const items = all.slice(first, Math.min(end, first + limit));
+    const matching = end - first;
     return { items, revision, more: matching > items.length, remaining: matching - items.length };
   }
 

@@ -1,4 +1,5 @@
 import type { WatchEvent } from '../storage';
+import { partitionPoint } from './partition-point';
 
 export interface EventWindowOptions {
   /** Keep events at least this long (unless the capacity is reached). */
@@ -50,14 +51,8 @@ export class EventWindow {
 
   /** Events with a revision above `revision`, oldest first. Requires `revision >= startRevision`. */
   since(revision: number): WatchEvent[] {
-    let lo = this.head;
-    let hi = this.events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.events[mid].event.modRevision <= revision) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.events.slice(lo).map((e) => e.event);
+    const from = partitionPoint(this.events, this.head, (e) => e.event.modRevision <= revision);
+    return this.events.slice(from).map((e) => e.event);
   }
 
   private pack(): void {
