@@ -1,5 +1,13 @@
 import type Database from 'better-sqlite3';
 
+/** The current state's table, `kv` unless named (see {@link storeValuesOnce}). */
+const kvTable = (name = 'kv') => `
+CREATE TABLE IF NOT EXISTS ${name} (
+  key BLOB PRIMARY KEY,
+  create_rev INTEGER NOT NULL,
+  mod_rev INTEGER NOT NULL
+) WITHOUT ROWID;`;
+
 /**
  * Tables of the embedded store.
  *
@@ -23,12 +31,7 @@ import type Database from 'better-sqlite3';
  * Keys are stored as BLOBs of their UTF-8 bytes so that ordering and prefix ranges compare bytes,
  * the same way etcd orders keys.
  */
-export const SCHEMA = `
-CREATE TABLE IF NOT EXISTS kv (
-  key BLOB PRIMARY KEY,
-  create_rev INTEGER NOT NULL,
-  mod_rev INTEGER NOT NULL
-) WITHOUT ROWID;
+export const SCHEMA = `${kvTable()}
 CREATE TABLE IF NOT EXISTS history (
   rev INTEGER PRIMARY KEY,
   key BLOB NOT NULL,
@@ -114,11 +117,7 @@ function storeValuesOnce(db: Database.Database): void {
       INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev)
         SELECT kv.mod_rev, kv.key, 0, kv.value, kv.create_rev, 0 FROM kv
         WHERE NOT EXISTS (SELECT 1 FROM history h WHERE h.rev = kv.mod_rev);
-      CREATE TABLE kv_current (
-        key BLOB PRIMARY KEY,
-        create_rev INTEGER NOT NULL,
-        mod_rev INTEGER NOT NULL
-      ) WITHOUT ROWID;
+      ${kvTable('kv_current')}
       INSERT INTO kv_current (key, create_rev, mod_rev) SELECT key, create_rev, mod_rev FROM kv;
       DROP TABLE kv;
       ALTER TABLE kv_current RENAME TO kv;

@@ -68,6 +68,9 @@ interface HistoryRow {
   prev_value: Buffer | null;
 }
 
+/** The current rows, `k`, each with its value's history row, `h` (from kv's key, then history's revision). */
+const currentRows = 'kv k CROSS JOIN history h ON h.rev = k.mod_rev';
+
 /**
  * The rows of the keys in [@start, @end) as they were at revision @rev, in key order: `key`, then
  * the given columns of the row `h`. A key not written since @rev has its current row; a key written
@@ -77,7 +80,7 @@ interface HistoryRow {
  */
 function stateAt(columns: string): string {
   return `
-    SELECT k.key AS key, ${columns} FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev
+    SELECT k.key AS key, ${columns} FROM ${currentRows}
     WHERE k.key >= @start AND k.key < @end AND k.mod_rev <= @rev
     UNION ALL
     SELECT c.key AS key, ${columns} FROM (
@@ -159,9 +162,8 @@ export class SqliteStorage implements Storage {
     configure(this.db, options.synchronous ?? 'NORMAL');
     this.batchRevisions = options.compactionBatchRevisions ?? 5000;
     this.stmt = {
-      // a current row's value is its history row's (CROSS JOIN: from kv's key, then history's revision)
       get: this.db.prepare(
-        'SELECT k.key, h.value, k.create_rev, k.mod_rev FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev WHERE k.key = ?',
+        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM ${currentRows} WHERE k.key = ?`,
       ),
       insertKv: this.db.prepare('INSERT INTO kv (key, create_rev, mod_rev) VALUES (?, ?, ?)'),
       updateKv: this.db.prepare('UPDATE kv SET mod_rev = ? WHERE key = ?'),
@@ -170,7 +172,7 @@ export class SqliteStorage implements Storage {
         'INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       listCurrent: this.db.prepare(
-        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM kv k CROSS JOIN history h ON h.rev = k.mod_rev
+        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM ${currentRows}
          WHERE k.key >= ? AND k.key < ? ORDER BY k.key LIMIT ?`,
       ),
       listCurrentKeys: this.db.prepare(
