@@ -10,7 +10,7 @@ import type {
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
-import { partitionPoint } from './partition-point';
+import { partitionPoint } from '../partition-point';
 import { EventWindow } from './event-window';
 
 export interface CacherOptions {

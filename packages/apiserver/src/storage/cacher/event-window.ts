@@ -1,5 +1,5 @@
 import type { WatchEvent } from '../storage';
-import { partitionPoint } from './partition-point';
+import { partitionPoint } from '../partition-point';
 
 export interface EventWindowOptions {
   /** Keep events at least this long (unless the capacity is reached). */

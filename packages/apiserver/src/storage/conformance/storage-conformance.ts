@@ -164,6 +164,43 @@ export function runStorageConformance(name: string, factory: StorageFactory): vo
       ]);
     });
 
+    test('the pages of a list at a past revision keep its state while writes go on between them', async () => {
+      for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) await store.create(key(name), text(`${name}1`));
+      const past = await store.currentRevision();
+      await store.update(key('b'), text('b2'));
+      const page = (startKey?: string, keysOnly = false) =>
+        store.list(prefix, { revision: past, limit: 2, startKey, keysOnly });
+      const first = await page();
+      expect(first.items.map(str)).toEqual(['a1', 'b1']);
+      expect([first.more, first.remaining]).toEqual([true, 4]);
+      // between the pages: keys of the next pages first written now, deleted, recreated, created
+      await store.update(key('d'), text('d2'));
+      await store.delete(key('c'));
+      await store.update(key('b'), text('b3'));
+      await store.delete(key('e'));
+      await store.create(key('e'), text('e2'));
+      await store.create(key('cc'), text('cc1'));
+      const second = await page(`${key('b')}\0`);
+      expect(second.items.map((kv) => [kv.key, str(kv)])).toEqual([
+        [key('c'), 'c1'],
+        [key('d'), 'd1'],
+      ]);
+      expect([second.more, second.remaining]).toEqual([true, 2]);
+      await store.update(key('f'), text('f2'));
+      const last = await page(`${key('d')}\0`);
+      expect(last.items.map(str)).toEqual(['e1', 'f1']);
+      expect(last.more).toBe(false);
+      // every key keeps the revisions it had then, with or without values
+      const whole = await store.list(prefix, { revision: past });
+      const keys = await page(`${key('b')}\0`, true);
+      expect(keys.items.map(({ value: _v, ...rest }) => rest)).toEqual(
+        whole.items.slice(2, 4).map(({ value: _v, ...rest }) => rest),
+      );
+      expect(whole.items.map((kv) => kv.modRevision)).toEqual(
+        [...first.items, ...second.items, ...last.items].map((kv) => kv.modRevision),
+      );
+    });
+
     test('keysOnly lists keys and revisions without values, now and at a past revision', async () => {
       for (const name of ['b', 'a', 'c']) await store.create(key(name), text(`${name}1`));
       const past = await store.currentRevision();

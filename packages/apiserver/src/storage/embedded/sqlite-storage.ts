@@ -16,6 +16,7 @@ import {
 } from '../storage';
 import { StorageError } from '../storage-error';
 import { WatchHub, failedWatch } from '../watch-hub';
+import { FirstWritesAfter, type FirstWrite } from './first-writes-after';
 import { configure, walHoldBytes, walRestartFrames, type Synchronous } from './schema';
 import { WalCheckpointer } from './wal-checkpointer';
 
@@ -71,25 +72,8 @@ interface HistoryRow {
 /** The current rows, `k`, each with its value's history row, `h` (from kv's key, then history's revision). */
 const currentRows = 'kv k CROSS JOIN history h ON h.rev = k.mod_rev';
 
-/**
- * The rows of the keys in [@start, @end) as they were at revision @rev, in key order: `key`, then
- * the given columns of the row `h`. A key not written since @rev has its current row; a key written
- * since has the row its first write after @rev replaced (`prev_rev`), and none if that write created
- * it. Only the writes after @rev are read, by revision. Compaction never removes those rows: a row is
- * removed only once a write at or below the compacted revision replaced it.
- */
-function stateAt(columns: string): string {
-  return `
-    SELECT k.key AS key, ${columns} FROM ${currentRows}
-    WHERE k.key >= @start AND k.key < @end AND k.mod_rev <= @rev
-    UNION ALL
-    SELECT c.key AS key, ${columns} FROM (
-        SELECT key, MIN(rev) AS first FROM history
-        WHERE rev > @rev AND key >= @start AND key < @end GROUP BY key) c
-      CROSS JOIN history f ON f.rev = c.first
-      CROSS JOIN history h ON h.rev = f.prev_rev
-    WHERE f.prev_rev > 0`;
-}
+/** Lists at a past revision whose first writes after it are remembered (see FirstWritesAfter). */
+const pastListsRemembered = 4;
 
 /** Commits between two looks at the log's size. */
 const logCheckCommits = 16;
@@ -129,6 +113,8 @@ export class SqliteStorage implements Storage {
   private commitsSinceLogCheck = 0;
   private readonly purgeTx: (lo: number, hi: number) => void;
   private closed = false;
+  /** The first writes after a past revision of the lists read there, the most recently read last. */
+  private pastLists: FirstWritesAfter[] = [];
 
   private readonly stmt: {
     get: Database.Statement<[Buffer], KvRow>;
@@ -139,10 +125,12 @@ export class SqliteStorage implements Storage {
     listCurrent: Database.Statement<[Buffer, Buffer, number], KvRow>;
     countCurrent: Database.Statement<[Buffer, Buffer], { n: number }>;
     changedAfter: Database.Statement<[number, Buffer, Buffer], { rev: number }>;
-    listAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number; limit: number }, KvRow>;
     listCurrentKeys: Database.Statement<[Buffer, Buffer, number], KvRow>;
-    listAtKeys: Database.Statement<{ start: Buffer; end: Buffer; rev: number; limit: number }, KvRow>;
-    countAt: Database.Statement<{ start: Buffer; end: Buffer; rev: number }, { n: number }>;
+    listUnwrittenSince: Database.Statement<[Buffer, Buffer, number, number], KvRow>;
+    listUnwrittenSinceKeys: Database.Statement<[Buffer, Buffer, number, number], KvRow>;
+    countUnwrittenSince: Database.Statement<[Buffer, Buffer, number], { n: number }>;
+    firstWrites: Database.Statement<[number, number, Buffer, Buffer], FirstWrite>;
+    valueAt: Database.Statement<[number], { value: Buffer }>;
     since: Database.Statement<[number, Buffer, Buffer], HistoryRow>;
     setMeta: Database.Statement<[number, string]>;
     getMeta: Database.Statement<[string], { value: number }>;
@@ -183,11 +171,25 @@ export class SqliteStorage implements Storage {
       changedAfter: this.db.prepare(
         'SELECT rev FROM history WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev LIMIT 1',
       ),
-      listAt: this.db.prepare(`${stateAt('h.value, h.create_rev, h.rev AS mod_rev')}
-        ORDER BY key LIMIT @limit`),
-      listAtKeys: this.db.prepare(`${stateAt("X'' AS value, h.create_rev, h.rev AS mod_rev")}
-        ORDER BY key LIMIT @limit`),
-      countAt: this.db.prepare(`SELECT COUNT(*) AS n FROM (${stateAt('1')})`),
+      // the keys of a range not written since a revision: their current rows are their state then
+      listUnwrittenSince: this.db.prepare(
+        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM ${currentRows}
+         WHERE k.key >= ? AND k.key < ? AND k.mod_rev <= ? ORDER BY k.key LIMIT ?`,
+      ),
+      listUnwrittenSinceKeys: this.db.prepare(
+        `SELECT key, X'' AS value, create_rev, mod_rev FROM kv
+         WHERE key >= ? AND key < ? AND mod_rev <= ? ORDER BY key LIMIT ?`,
+      ),
+      countUnwrittenSince: this.db.prepare(
+        'SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ? AND mod_rev <= ?',
+      ),
+      // each key's first write among the writes in a span of revisions, read by revision
+      firstWrites: this.db.prepare(`
+        SELECT c.key AS key, f.prev_rev AS prevRev, f.create_rev AS createRev FROM (
+            SELECT key, MIN(rev) AS first FROM history
+            WHERE rev > ? AND rev <= ? AND key >= ? AND key < ? GROUP BY key) c
+          CROSS JOIN history f ON f.rev = c.first`),
+      valueAt: this.db.prepare('SELECT value FROM history WHERE rev = ?'),
       since: this.db.prepare(`
         SELECT h.rev, h.key, h.deleted, h.value, h.create_rev, p.value AS prev_value
         FROM history h LEFT JOIN history p ON h.prev_rev > 0 AND p.rev = h.prev_rev
@@ -254,23 +256,79 @@ export class SqliteStorage implements Storage {
     // a past revision after which nothing in the range changed reads like the current state
     const atCurrent =
       revision === this.revision || this.stmt.changedAfter.get(revision, start, end) === undefined;
-    const rows = options.keysOnly
-      ? atCurrent
-        ? this.stmt.listCurrentKeys.all(start, end, fetch)
-        : this.stmt.listAtKeys.all({ start, end, rev: revision, limit: fetch })
-      : atCurrent
-        ? this.stmt.listCurrent.all(start, end, fetch)
-        : this.stmt.listAt.all({ start, end, rev: revision, limit: fetch });
+    const { rows, total } = atCurrent
+      ? {
+          rows: options.keysOnly
+            ? this.stmt.listCurrentKeys.all(start, end, fetch)
+            : this.stmt.listCurrent.all(start, end, fetch),
+          total: () => this.stmt.countCurrent.get(start, end)!.n,
+        }
+      : this.rowsAt(prefix, start, end, revision, fetch, options.keysOnly === true);
     const more = limit > 0 && rows.length > limit;
     if (more) rows.length = limit;
-    let remaining = 0;
-    if (more) {
-      const total = atCurrent
-        ? this.stmt.countCurrent.get(start, end)!.n
-        : this.stmt.countAt.get({ start, end, rev: revision })!.n;
-      remaining = total - rows.length;
-    }
+    const remaining = more ? total() - rows.length : 0;
     return { items: rows.map(toKV), revision, more, remaining };
+  }
+
+  /**
+   * The rows of the keys in [start, end) under `prefix` as they were at a past revision, in key
+   * order, up to `fetch` (-1: all), and how to count them all. A key not written since has its
+   * current row; a key written since has the row its first write after the revision replaced, and
+   * none if that write created it. Only the writes after the revision are read, and for the later
+   * pages of the same list only those since the page before. Compaction never removes the rows
+   * read: a row is removed only once a write at or below the compacted revision replaced it.
+   */
+  private rowsAt(
+    prefix: string,
+    start: Buffer,
+    end: Buffer,
+    revision: number,
+    fetch: number,
+    keysOnly: boolean,
+  ): { rows: KvRow[]; total: () => number } {
+    const unwritten = keysOnly
+      ? this.stmt.listUnwrittenSinceKeys.all(start, end, revision, fetch)
+      : this.stmt.listUnwrittenSince.all(start, end, revision, fetch);
+    const after = this.firstWritesAfter(revision, rangeStart(prefix, undefined), end);
+    const { writes, first } = after.existedFrom(start);
+    // the two runs in key order, merged (no key is in both)
+    const rows: KvRow[] = [];
+    let i = 0;
+    let j = first;
+    while (fetch < 0 || rows.length < fetch) {
+      const row = unwritten[i];
+      const write = writes[j];
+      if (!write || (row && Buffer.compare(row.key, write.key) < 0)) {
+        if (!row) break;
+        rows.push(row);
+        i++;
+        continue;
+      }
+      const value = keysOnly ? Buffer.alloc(0) : this.stmt.valueAt.get(write.prevRev)!.value;
+      rows.push({ key: write.key, value, create_rev: write.createRev, mod_rev: write.prevRev });
+      j++;
+    }
+    const total = () => this.stmt.countUnwrittenSince.get(start, end, revision)!.n + writes.length - first;
+    return { rows, total };
+  }
+
+  /**
+   * The first writes after `revision` of the keys in [start, end), remembered for the lists at that
+   * revision (a few, the most recently read), and brought up to the current revision.
+   */
+  private firstWritesAfter(revision: number, start: Buffer, end: Buffer): FirstWritesAfter {
+    const at = this.pastLists.findIndex((m) => m.covers(revision, start, end));
+    const remembered =
+      at >= 0 ? this.pastLists.splice(at, 1)[0]! : new FirstWritesAfter(revision, start, end);
+    this.pastLists.push(remembered);
+    if (this.pastLists.length > pastListsRemembered) this.pastLists.shift();
+    if (remembered.scannedTo < this.revision) {
+      remembered.add(
+        this.stmt.firstWrites.all(remembered.scannedTo, this.revision, start, end),
+        this.revision,
+      );
+    }
+    return remembered;
   }
 
   create(key: string, value: Uint8Array, options?: WriteOptions): Promise<KV> {
@@ -341,6 +399,7 @@ export class SqliteStorage implements Storage {
     if (revision > this.compacted) {
       this.stmt.setMeta.run(revision, 'compacted');
       this.compacted = revision;
+      this.pastLists = this.pastLists.filter((m) => m.revision >= revision);
       this.startPurge();
     }
     await this.purging;
