@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { allKinds, ProtobufCodec } from '@orch/api';
@@ -19,15 +20,15 @@ describe('a large list answer, written in chunks', () => {
 
   beforeAll(async () => {
     s = await startTestAPIServer({ admissionPlugins: [] });
-    // 300 objects of about 3 KB: an answer of several chunks
-    const value = 'x'.repeat(3000);
+    // 300 objects of about 3 KB of random text: an answer of several chunks, gzipped or not
+    const value = () => randomBytes(2250).toString('base64');
     for (let i = 0; i < 300; i += 30)
       await Promise.all(
         Array.from({ length: 30 }, (_, j) =>
           httpsRequest(s.url + configmaps, {
             ca: s.ca,
             method: 'POST',
-            body: { metadata: { name: `cm-${String(i + j).padStart(3, '0')}` }, data: { v: value } },
+            body: { metadata: { name: `cm-${String(i + j).padStart(3, '0')}` }, data: { v: value() } },
           }),
         ),
       );
@@ -46,31 +47,42 @@ describe('a large list answer, written in chunks', () => {
     );
     // what one buffer of the same list holds
     expect(res.body.equals(encodeJSONList({ ...list, items: list.items }))).toBe(true);
-    // and what the gzipped answer holds once unzipped
+    // and what the gzipped answer holds once unzipped; compressed as it is written, it is chunked
     const zipped = await get('application/json', 'gzip');
     expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(zipped.headers['content-length']).toBeUndefined();
+    expect(zipped.headers['transfer-encoding']).toBe('chunked');
     expect(gunzipSync(zipped.body).equals(res.body)).toBe(true);
   });
 
-  it('stops, and the server answers the next request, when the client leaves after the first chunk', async () => {
-    const firstChunk = await new Promise<number>((resolve, reject) => {
-      const req = https.get(
-        s.url + configmaps,
-        { ca: s.ca, headers: { Accept: 'application/json' } },
-        (res) => {
-          res.once('data', (chunk: Buffer) => {
-            req.destroy();
-            resolve(chunk.length);
-          });
-        },
-      );
-      req.on('error', (e: NodeJS.ErrnoException) => e.code !== 'ECONNRESET' && reject(e));
-    });
-    expect(firstChunk).toBeGreaterThan(0);
-    const res = await get('application/json');
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.body.toString()).items).toHaveLength(300);
-  });
+  it.each([
+    ['plain', 'identity'],
+    ['gzipped', 'gzip'],
+  ])(
+    'stops, and the server answers the next request, when the client leaves after the first chunk (%s)',
+    async (_, encoding) => {
+      const firstChunk = await new Promise<number>((resolve, reject) => {
+        const req = https.get(
+          s.url + configmaps,
+          { ca: s.ca, headers: { Accept: 'application/json', 'Accept-Encoding': encoding } },
+          (res) => {
+            expect(res.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
+            res.once('data', (chunk: Buffer) => {
+              req.destroy();
+              resolve(chunk.length);
+            });
+          },
+        );
+        req.on('error', (e: NodeJS.ErrnoException) => e.code !== 'ECONNRESET' && reject(e));
+      });
+      expect(firstChunk).toBeGreaterThan(0);
+      const res = await get('application/json', encoding);
+      expect(res.status).toBe(200);
+      const body = encoding === 'gzip' ? gunzipSync(res.body) : res.body;
+      expect(JSON.parse(body.toString()).items).toHaveLength(300);
+    },
+  );
 
   it('is the whole protobuf list, decoding to the JSON list', async () => {
     const res = await get(protobuf);

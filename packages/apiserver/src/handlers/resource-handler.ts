@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import {
   ScaleKind,
   toTable,
@@ -39,7 +38,7 @@ import { scaleSelector } from './scale-selector';
 import { randomWatchTimeout, WatchStream } from './watch-stream';
 import type { UserInfo } from '../authn/authenticator';
 import type { CustomRequest, VirtualHandler } from '../registry/custom-handlers';
-import { warningHeader } from './warning-header';
+import { writeAnswer } from './write-answer';
 
 /** What the resource handler needs from the server. */
 export interface ResourceContext {
@@ -734,53 +733,9 @@ export class ResourceHandler {
     );
   }
 
-  /**
-   * A 200 answer given as parts in order (a list spliced from its items' encodings). Unless it is
-   * gzipped, it leaves in chunks of about {@link listChunkBytes}, each joined when the one before
-   * has been handed to the connection: the client receives and decodes the first chunks while the
-   * rest are joined and encrypted, and the server never holds a second copy of a large list. (Written
-   * all at once, the chunks would wait in the socket, which Node corks for the rest of the turn, and
-   * leave together after the last one was joined.)
-   */
+  /** A 200 answer given as parts in order (a list spliced from its items' encodings). */
   private writeParts(res: ServerResponse, parts: Buffer[], contentType: string, warnings: string[]): void {
-    let length = 0;
-    for (const part of parts) length += part.length;
-    if (length < listChunkBytes || this.compresses(res, length)) {
-      this.write(res, 200, Buffer.concat(parts, length), contentType, warnings);
-      return;
-    }
-    res.writeHead(200, answerHeaders(contentType, length, warnings));
-    let next = 0;
-    const chunk = (): Buffer => {
-      const from = next;
-      let bytes = 0;
-      while (next < parts.length && bytes < listChunkBytes) bytes += parts[next++]!.length;
-      return next - from === 1 ? parts[from]! : Buffer.concat(parts.slice(from, next), bytes);
-    };
-    const pump = (): void => {
-      while (next < parts.length) {
-        if (!res.write(chunk())) {
-          res.once('drain', pump);
-          return;
-        }
-      }
-      res.end();
-    };
-    // a client that goes away stops the rest
-    res.once('close', () => {
-      next = parts.length;
-      res.removeListener('drain', pump);
-    });
-    pump();
-  }
-
-  /** Whether the answer is gzipped: large, asked for, and the APIResponseCompression gate on. */
-  private compresses(res: ServerResponse, length: number): boolean {
-    return (
-      this.ctx.features.enabled('APIResponseCompression') &&
-      length >= gzipThresholdBytes &&
-      acceptsGzip(res.req?.headers['accept-encoding'])
-    );
+    writeAnswer(res, { code: 200, contentType, warnings }, parts, this.compression());
   }
 
   private write(
@@ -790,49 +745,13 @@ export class ResourceHandler {
     contentType: string,
     warnings: string[],
   ): void {
-    if (this.compresses(res, body.length)) {
-      // APIResponseCompression: large answers are gzipped at the fastest level, as Kubernetes does
-      body = gzipSync(body, { level: 1 });
-      res.writeHead(code, {
-        ...answerHeaders(contentType, body.length, warnings),
-        'Content-Encoding': 'gzip',
-        Vary: 'Accept-Encoding',
-      });
-    } else res.writeHead(code, answerHeaders(contentType, body.length, warnings));
-    res.end(body);
+    writeAnswer(res, { code, contentType, warnings }, [body], this.compression());
   }
-}
 
-/** The size of the chunks a large list answer is written in. */
-const listChunkBytes = 256 * 1024;
-
-/** Kubernetes compresses responses of at least 128 KiB. */
-const gzipThresholdBytes = 128 * 1024;
-
-/** Whether an answer of `length` bytes goes out gzipped: large enough, and the client accepts gzip. */
-
-/** The headers of an answer with a body of `length` bytes. */
-function answerHeaders(
-  contentType: string,
-  length: number,
-  warnings: string[],
-): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {
-    'Content-Type': contentType,
-    'Content-Length': String(length),
-  };
-  if (warnings.length) headers.Warning = warnings.map(warningHeader);
-  return headers;
-}
-
-function acceptsGzip(header: string | string[] | undefined): boolean {
-  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return value
-    .split(',')
-    .some(
-      (part) =>
-        part.trim().split(';')[0]!.trim().toLowerCase() === 'gzip' && !/;\s*q=0(\.0*)?\s*$/.test(part),
-    );
+  /** Whether large answers may be gzipped: the APIResponseCompression gate. */
+  private compression(): boolean {
+    return this.ctx.features.enabled('APIResponseCompression');
+  }
 }
 
 function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object' {
