@@ -112,7 +112,7 @@ function localCloudConfig(dataDir) {
   return file;
 }
 
-/** The daemons of the suite, in start order; a daemon whose binary is not built yet is skipped. */
+/** The daemons of the suite, the apiserver first (see main for the order they start in). */
 function daemons(opts, pki) {
   const bin = (pkg, name) => path.join(root, 'packages', pkg, 'dist', 'bin', `${name}.js`);
   const logDir = path.join(opts.dataDir, 'logs');
@@ -300,8 +300,7 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(0));
   // however this script ends, no daemon outlives it
   process.on('exit', () => children.filter(running).forEach((c) => c.kill('SIGTERM')));
-  for (const daemon of daemons(opts, pki)) {
-    if (!fs.existsSync(daemon.bin)) continue;
+  const launch = (daemon) => {
     const log = fs.openSync(daemon.log, 'a');
     // each daemon in a process group of its own: Ctrl-C reaches this script only, which stops them
     // in order (see stop)
@@ -316,8 +315,16 @@ async function main() {
         stop(1);
       }
     });
-    if (!(await waitReady(daemon, helper, child, started))) return;
-  }
+    return waitReady(daemon, helper, child, started);
+  };
+  // the apiserver first; then every other daemon at once, since each only needs the apiserver (the
+  // node agent's nodes wait for the cloud controller manager to initialize them, whenever it comes)
+  const [apiserver, ...clients] = daemons(opts, pki);
+  if (!fs.existsSync(apiserver.bin)) throw new Error('orch-apiserver is not built: run npm run build');
+  if (!(await launch(apiserver))) return;
+  // a daemon whose binary is not built yet is skipped
+  const ready = await Promise.all(clients.filter((d) => fs.existsSync(d.bin)).map(launch));
+  if (ready.includes(false)) return;
   helper.disconnect();
   console.log(`\norch is running (${((Date.now() - started) / 1000).toFixed(2)}s). Try:\n`);
   const rel = path.relative(process.cwd(), pki.kubeconfigs.admin);
