@@ -224,6 +224,32 @@ describe('embedded store', () => {
     }
   });
 
+  test('a turn of many writes commits every 16 as it goes, in the order they were made', async () => {
+    const store = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
+    try {
+      const seen: number[] = [];
+      const watch = await store.watch(
+        '/registry/',
+        0,
+        (e) => seen.push(e.modRevision),
+        (e) => {
+          throw e;
+        },
+      );
+      const writes = Array.from({ length: 20 }, (_, i) => store.create(`/registry/w-${i}`, text('w')));
+      // before the turn ends: the first 16 are committed and delivered, the other 4 wait
+      const during = { revision: await store.currentRevision(), seen: [...seen] };
+      expect(during).toEqual({ revision: 16, seen: Array.from({ length: 16 }, (_, i) => i + 1) });
+      expect((await Promise.all(writes)).map((kv) => kv.modRevision)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
+      expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      watch.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a closed store refuses calls and ends its watches', async () => {
     const store = new SqliteStorage(':memory:', { compactionIntervalMs: 0 });
     const errors: Error[] = [];

@@ -75,6 +75,18 @@ const currentRows = 'kv k CROSS JOIN history h ON h.rev = k.mod_rev';
 /** Lists at a past revision whose first writes after it are remembered (see FirstWritesAfter). */
 const pastListsRemembered = 4;
 
+/**
+ * The most writes a commit waits for. The writes queued in one turn of the event loop share a
+ * commit made at its end; when a turn serves more writes than this, the ones queued so far commit
+ * at once and their answers leave while the turn goes on. Their clients then send their next
+ * requests while the rest of the turn is served, instead of all at once after it, and the event loop
+ * does not idle between turns. Measured with 32 clients patching Deployments (bench/apply.js,
+ * alternating runs): about 10% more strategic merge patches per second at 16 than with one commit
+ * per turn; commits of 4 or 8 writes did worse than either, each commit costing more than the idle
+ * time it saves.
+ */
+const maxCommitWrites = 16;
+
 /** Commits between two looks at the log's size. */
 const logCheckCommits = 16;
 /** The log size from which checkpoints move to their thread. */
@@ -477,8 +489,9 @@ export class SqliteStorage implements Storage {
     return new Promise((resolve, reject) => {
       this.queue.push({ apply, resolve, reject });
       // after the I/O callbacks of this turn of the event loop: the writes of every request read in
-      // it share the commit
+      // it share the commit, up to maxCommitWrites
       if (this.queue.length === 1) setImmediate(() => this.flush());
+      else if (this.queue.length >= maxCommitWrites) this.flush();
     });
   }
 
@@ -508,6 +521,8 @@ export class SqliteStorage implements Storage {
     }
     this.revision = rev;
     this.checkLog();
+    // watchers get the events, and writers their answers, in later microtasks: nothing here can
+    // queue a write, so no commit starts inside this one
     batch.forEach((write, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof StorageError) return write.reject(outcome);
