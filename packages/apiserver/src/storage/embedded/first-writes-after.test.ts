@@ -18,6 +18,7 @@ describe('FirstWritesAfter', () => {
     // later writes of known keys are not first writes
     after.add([write('/p/b', 11, 2), write('/p/new', 12, 12), write('/p/a', 7, 7)], 15);
     expect(after.scannedTo).toBe(15);
+    expect(after.size).toBe(3);
     const { writes, first } = after.existedFrom(Buffer.from('/p/'));
     expect(writes.slice(first)).toEqual([write('/p/a', 7, 7), write('/p/b', 4, 2)]);
   });

@@ -33,6 +33,11 @@ export class FirstWritesAfter {
     this.scannedTo = revision;
   }
 
+  /** How many keys were written after the revision. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
   covers(revision: number, start: Buffer, end: Buffer): boolean {
     return revision === this.revision && start.equals(this.start) && end.equals(this.end);
   }

@@ -74,6 +74,8 @@ const currentRows = 'kv k CROSS JOIN history h ON h.rev = k.mod_rev';
 
 /** Lists at a past revision whose first writes after it are remembered (see FirstWritesAfter). */
 const pastListsRemembered = 4;
+/** The most keys written since a past revision that a remembered list keeps (about 150 bytes each). */
+const pastListKeysRemembered = 100_000;
 
 /**
  * The most writes a commit waits for. The writes queued in one turn of the event loop share a
@@ -340,6 +342,8 @@ export class SqliteStorage implements Storage {
         this.revision,
       );
     }
+    // too large to keep: this read uses it, the next one reads the writes again
+    if (remembered.size > pastListKeysRemembered) this.pastLists.pop();
     return remembered;
   }
 
