@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually, freePort } from '@orch/apiserver';
+import { kubectlOK } from '../harness/kubectl';
+
+/** What `npm start` runs after its build: the README's first command. */
+const script = join(__dirname, '..', '..', 'scripts', 'start.js');
+
+interface Started {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output: () => string;
+}
+
+/** Starts the suite and resolves once it has said all it says when running (or fails with what it printed). */
+function start(dataDir: string, port: number): Promise<Started> {
+  const child = spawn(
+    process.execPath,
+    [script, '--data-dir', dataDir, '--port', String(port), '--nodes', '2'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not running after 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      if (!output.includes('Press Ctrl-C to stop')) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.off('exit', exited);
+      resolve({ child, output: () => output });
+    };
+    const exited = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before running:\n${output}`));
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', exited);
+  });
+}
+
+/** Ctrl-C: resolves with the exit code once the script (which waits for every daemon) has exited. */
+function interrupt(started: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    started.child.once('exit', (code) => resolve(code));
+    started.child.kill('SIGINT');
+  });
+}
+
+describe('npm start (scripts/start.js)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'orch-start-'));
+  const kubeconfig = join(dataDir, 'admin.kubeconfig');
+  let running: Started | undefined;
+  afterAll(async () => {
+    // after a failure: Ctrl-C, which stops the daemons too (they run detached, so a killed script
+    // would leave them running)
+    if (running && running.child.exitCode === null) await interrupt(running);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the whole suite for kubectl, stops it on Ctrl-C, and starts the same cluster again', async () => {
+    const port = await freePort();
+    running = await start(dataDir, port);
+    const first = running.output();
+    expect(first).toContain('(new cluster)');
+    for (const daemon of [
+      'orch-apiserver',
+      'orch-controller-manager',
+      'orch-cloud-controller-manager',
+      'orch-scheduler',
+      'orch-node-agent',
+    ]) {
+      expect(first).toMatch(new RegExp(`ready +${daemon} `));
+    }
+    expect(first).toContain(`--kubeconfig ${kubeconfig} get namespaces`);
+
+    // the nodes come up Ready, and a Deployment runs on them
+    await eventually(async () => {
+      const out = await kubectlOK(kubeconfig, [
+        'get',
+        'nodes',
+        '-o',
+        'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}',
+      ]);
+      return (
+        out
+          .trim()
+          .split('\n')
+          .filter((s) => s === 'True').length === 2
+      );
+    }, 'two Ready nodes');
+    await kubectlOK(kubeconfig, ['create', 'configmap', 'kept', '--from-literal=a=1']);
+    await kubectlOK(kubeconfig, ['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
+    await eventually(async () => {
+      const out = await kubectlOK(kubeconfig, [
+        'get',
+        'deployment',
+        'web',
+        '-o',
+        'jsonpath={.status.readyReplicas}',
+      ]);
+      return out === '2';
+    }, 'two ready replicas');
+
+    // Ctrl-C stops every daemon, then the script: the apiserver no longer answers
+    expect(await interrupt(running)).toBe(0);
+    expect(running.output()).toContain('orch: stopping');
+    const gone = await kubectlOK(kubeconfig, ['get', 'namespaces', '--request-timeout=2s']).then(
+      () => false,
+      () => true,
+    );
+    expect(gone).toBe(true);
+
+    // a second start finds the same cluster
+    running = await start(dataDir, port);
+    expect(running.output()).not.toContain('(new cluster)');
+    expect(await kubectlOK(kubeconfig, ['get', 'configmap', 'kept', '-o', 'jsonpath={.data.a}'])).toBe('1');
+    expect(await interrupt(running)).toBe(0);
+    running = undefined;
+  }, 180_000);
+});
