@@ -20,7 +20,7 @@ export class FirstWritesAfter {
   /** The writes up to this revision have been added. */
   scannedTo: number;
   /** Every key written after the revision, by its bytes (latin1 maps bytes to a string one to one). */
-  private readonly byKey = new Map<string, FirstWrite>();
+  private readonly written = new Set<string>();
   /** The keys that existed at the revision (`prevRev` > 0), in key order when `sorted`. */
   private readonly existing: FirstWrite[] = [];
   private sorted = true;
@@ -35,7 +35,7 @@ export class FirstWritesAfter {
 
   /** How many keys were written after the revision. */
   get size(): number {
-    return this.byKey.size;
+    return this.written.size;
   }
 
   covers(revision: number, start: Buffer, end: Buffer): boolean {
@@ -49,8 +49,8 @@ export class FirstWritesAfter {
   add(writes: readonly FirstWrite[], to: number): void {
     for (const write of writes) {
       const id = write.key.toString('latin1');
-      if (this.byKey.has(id)) continue;
-      this.byKey.set(id, write);
+      if (this.written.has(id)) continue;
+      this.written.add(id);
       if (write.prevRev > 0) {
         this.existing.push(write);
         this.sorted = false;

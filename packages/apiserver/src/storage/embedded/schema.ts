@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS ${name} (
  *   last value is the row at `prev_rev`. `prev_rev` is the key's modRevision before the write (0 for
  *   a create). Rows are only ever added at the end, in revision order, and read by revision: a
  *   read at a past revision R takes the current row of each key not written since R, and for a key
- *   written since, the row its first write after R replaced (see `listAt` in sqlite-storage.ts).
+ *   written since, the row its first write after R replaced (see `list` in sqlite-storage.ts).
  *   There is no index by key: its entries would go to a page per key written, which under a steady
  *   write load made up most of what each commit wrote to the log.
  * - `meta`: `compacted` (reads below it fail) and `purged` (history rows up to it that compaction has

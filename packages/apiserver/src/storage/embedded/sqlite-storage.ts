@@ -136,10 +136,7 @@ export class SqliteStorage implements Storage {
     updateKv: Database.Statement<[number, Buffer]>;
     deleteKv: Database.Statement<[Buffer]>;
     insertHistory: Database.Statement<[number, Buffer, number, Buffer | null, number, number]>;
-    listCurrent: Database.Statement<[Buffer, Buffer, number], KvRow>;
-    countCurrent: Database.Statement<[Buffer, Buffer], { n: number }>;
     changedAfter: Database.Statement<[number, Buffer, Buffer], { rev: number }>;
-    listCurrentKeys: Database.Statement<[Buffer, Buffer, number], KvRow>;
     listUnwrittenSince: Database.Statement<[Buffer, Buffer, number, number], KvRow>;
     listUnwrittenSinceKeys: Database.Statement<[Buffer, Buffer, number, number], KvRow>;
     countUnwrittenSince: Database.Statement<[Buffer, Buffer, number], { n: number }>;
@@ -173,19 +170,12 @@ export class SqliteStorage implements Storage {
       insertHistory: this.db.prepare(
         'INSERT INTO history (rev, key, deleted, value, create_rev, prev_rev) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      listCurrent: this.db.prepare(
-        `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM ${currentRows}
-         WHERE k.key >= ? AND k.key < ? ORDER BY k.key LIMIT ?`,
-      ),
-      listCurrentKeys: this.db.prepare(
-        "SELECT key, X'' AS value, create_rev, mod_rev FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
-      ),
-      countCurrent: this.db.prepare('SELECT COUNT(*) AS n FROM kv WHERE key >= ? AND key < ?'),
       // walks the revisions after the given one
       changedAfter: this.db.prepare(
         'SELECT rev FROM history WHERE rev > ? AND key >= ? AND key < ? ORDER BY rev LIMIT 1',
       ),
-      // the keys of a range not written since a revision: their current rows are their state then
+      // the keys of a range not written since a revision (every key, at the current revision): their
+      // current rows are their state then
       listUnwrittenSince: this.db.prepare(
         `SELECT k.key, h.value, k.create_rev, k.mod_rev FROM ${currentRows}
          WHERE k.key >= ? AND k.key < ? AND k.mod_rev <= ? ORDER BY k.key LIMIT ?`,
@@ -270,48 +260,43 @@ export class SqliteStorage implements Storage {
     // a past revision after which nothing in the range changed reads like the current state
     const atCurrent =
       revision === this.revision || this.stmt.changedAfter.get(revision, start, end) === undefined;
-    const { rows, total } = atCurrent
-      ? {
-          rows: options.keysOnly
-            ? this.stmt.listCurrentKeys.all(start, end, fetch)
-            : this.stmt.listCurrent.all(start, end, fetch),
-          total: () => this.stmt.countCurrent.get(start, end)!.n,
-        }
-      : this.rowsAt(prefix, start, end, revision, fetch, options.keysOnly === true);
+    const unwritten = (
+      options.keysOnly ? this.stmt.listUnwrittenSinceKeys : this.stmt.listUnwrittenSince
+    ).all(start, end, revision, fetch);
+    // at a past revision, the keys written since then as well, with their rows then
+    const since = atCurrent
+      ? undefined
+      : this.firstWritesAfter(revision, rangeStart(prefix, undefined), end).existedFrom(start);
+    const rows = since ? this.merged(unwritten, since, fetch, options.keysOnly === true) : unwritten;
     const more = limit > 0 && rows.length > limit;
     if (more) rows.length = limit;
-    const remaining = more ? total() - rows.length : 0;
+    const remaining = more
+      ? this.stmt.countUnwrittenSince.get(start, end, revision)!.n +
+        (since ? since.writes.length - since.first : 0) -
+        rows.length
+      : 0;
     return { items: rows.map(toKV), revision, more, remaining };
   }
 
   /**
-   * The rows of the keys in [start, end) under `prefix` as they were at a past revision, in key
-   * order, up to `fetch` (-1: all), and how to count them all. A key not written since has its
-   * current row; a key written since has the row its first write after the revision replaced, and
-   * none if that write created it. Only the writes after the revision are read, and for the later
-   * pages of the same list only those since the page before. Compaction never removes the rows
-   * read: a row is removed only once a write at or below the compacted revision replaced it.
+   * The rows of a range as they were at a past revision, in key order, up to `fetch` (-1: all): the
+   * keys not written since, with their current rows (`unwritten`), merged with the keys written
+   * since that existed then, each with the row its first write after the revision replaced
+   * (`since.writes` from `since.first`). Compaction never removes those rows: a row is removed only
+   * once a write at or below the compacted revision replaced it.
    */
-  private rowsAt(
-    prefix: string,
-    start: Buffer,
-    end: Buffer,
-    revision: number,
+  private merged(
+    unwritten: readonly KvRow[],
+    since: { writes: readonly FirstWrite[]; first: number },
     fetch: number,
     keysOnly: boolean,
-  ): { rows: KvRow[]; total: () => number } {
-    const unwritten = keysOnly
-      ? this.stmt.listUnwrittenSinceKeys.all(start, end, revision, fetch)
-      : this.stmt.listUnwrittenSince.all(start, end, revision, fetch);
-    const after = this.firstWritesAfter(revision, rangeStart(prefix, undefined), end);
-    const { writes, first } = after.existedFrom(start);
-    // the two runs in key order, merged (no key is in both)
+  ): KvRow[] {
     const rows: KvRow[] = [];
     let i = 0;
-    let j = first;
+    let j = since.first;
     while (fetch < 0 || rows.length < fetch) {
       const row = unwritten[i];
-      const write = writes[j];
+      const write = since.writes[j];
       if (!write || (row && Buffer.compare(row.key, write.key) < 0)) {
         if (!row) break;
         rows.push(row);
@@ -322,8 +307,7 @@ export class SqliteStorage implements Storage {
       rows.push({ key: write.key, value, create_rev: write.createRev, mod_rev: write.prevRev });
       j++;
     }
-    const total = () => this.stmt.countUnwrittenSince.get(start, end, revision)!.n + writes.length - first;
-    return { rows, total };
+    return rows;
   }
 
   /**
