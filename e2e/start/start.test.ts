@@ -55,6 +55,9 @@ function interrupt(started: Started): Promise<number | null> {
 describe('npm start (scripts/start.js)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-start-'));
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
+  /** What `kubectl get <what>` prints at a JSONPath. */
+  const jsonpath = (what: string[], path: string) =>
+    kubectlOK(kubeconfig, ['get', ...what, '-o', `jsonpath=${path}`]);
   let running: Started | undefined;
   afterAll(async () => {
     // after a failure: Ctrl-C, which stops the daemons too (they run detached, so a killed script
@@ -81,31 +84,18 @@ describe('npm start (scripts/start.js)', () => {
 
     // the nodes come up Ready, and a Deployment runs on them
     await eventually(async () => {
-      const out = await kubectlOK(kubeconfig, [
-        'get',
-        'nodes',
-        '-o',
-        'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}',
-      ]);
-      return (
-        out
-          .trim()
-          .split('\n')
-          .filter((s) => s === 'True').length === 2
+      const out = await jsonpath(
+        ['nodes'],
+        '{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}',
       );
+      return out.split('\n').filter((s) => s === 'True').length === 2;
     }, 'two Ready nodes');
     await kubectlOK(kubeconfig, ['create', 'configmap', 'kept', '--from-literal=a=1']);
     await kubectlOK(kubeconfig, ['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
-    await eventually(async () => {
-      const out = await kubectlOK(kubeconfig, [
-        'get',
-        'deployment',
-        'web',
-        '-o',
-        'jsonpath={.status.readyReplicas}',
-      ]);
-      return out === '2';
-    }, 'two ready replicas');
+    await eventually(
+      async () => (await jsonpath(['deployment', 'web'], '{.status.readyReplicas}')) === '2',
+      'two ready replicas',
+    );
 
     // Ctrl-C stops every daemon, then the script: the apiserver no longer answers
     expect(await interrupt(running)).toBe(0);
@@ -119,7 +109,7 @@ describe('npm start (scripts/start.js)', () => {
     // a second start finds the same cluster
     running = await start(dataDir, port);
     expect(running.output()).not.toContain('(new cluster)');
-    expect(await kubectlOK(kubeconfig, ['get', 'configmap', 'kept', '-o', 'jsonpath={.data.a}'])).toBe('1');
+    expect(await jsonpath(['configmap', 'kept'], '{.data.a}')).toBe('1');
     expect(await interrupt(running)).toBe(0);
     running = undefined;
   }, 180_000);
