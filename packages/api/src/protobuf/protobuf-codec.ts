@@ -1,14 +1,17 @@
 import type { TSchema } from '@sinclair/typebox';
 import { splitAPIVersion } from '../restmapping/rest-mapper';
 import type { KindDeclaration } from '../schema/kind';
-import { DeleteOptionsSchema, StatusSchema, TableSchema, WatchEventSchema } from '../meta/status';
+import { DeleteOptionsSchema, StatusSchema, WatchEventSchema } from '../meta/status';
 import { decodeEnvelope, encodeEnvelope, ProtobufEnvelopeError } from './envelope';
 import { PartialObjectMetadataListSchema, PartialObjectMetadataSchema } from './partial-object-metadata';
 import { ProtoRegistry } from './proto-registry';
 
-/** Kinds of the meta groups a client may ask for a response as (`Accept: ...;as=Table;g=meta.k8s.io;v=v1`). */
+/**
+ * Kinds of the meta groups a client may ask for a response as in protobuf
+ * (`Accept: application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`). Tables
+ * are not among them: Kubernetes serves them as JSON or YAML only, and has no protobuf message for them.
+ */
 const asKinds: [string, TSchema][] = [
-  ['Table', TableSchema],
   ['PartialObjectMetadata', PartialObjectMetadataSchema],
   ['PartialObjectMetadataList', PartialObjectMetadataListSchema],
 ];

@@ -44,8 +44,8 @@ export function columnsOf(decl: KindDeclaration<any>): readonly ColumnDeclaratio
 export function columnDefinitions(decl: KindDeclaration<any>): TableColumnDefinition[] {
   return columnsOf(decl).map((c) => ({
     name: c.name,
-    type: c.type === 'date' ? 'string' : c.type,
-    format: c.type === 'date' ? 'date' : (c.format ?? ''),
+    type: c.type,
+    format: c.format ?? '',
     description: c.description,
     priority: c.priority ?? 0,
   }));

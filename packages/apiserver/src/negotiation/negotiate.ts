@@ -65,12 +65,12 @@ function pick(r: MediaRange, options: NegotiateOptions): Negotiated | undefined 
   const version = r.params.v ?? '';
   if (!tableGroups.has(group) || !tableVersions.has(version)) return undefined;
   if (as === 'Table') {
-    if (!options.table || base.format === 'yaml') return undefined;
+    // as Kubernetes serves them: JSON or YAML (a Table has no protobuf message)
+    if (!options.table || base.format === 'protobuf') return undefined;
     const params = `;as=Table;v=${version};g=${group}`;
     return { ...base, contentType: base.contentType + params, table: { group, version } };
   }
   if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') {
-    if (base.format === 'yaml') return undefined;
     return {
       ...base,
       contentType: `${base.contentType};as=${as};v=${version};g=${group}`,
