@@ -33,20 +33,27 @@ export const ManagedFieldsEntrySchema = struct(meta('ManagedFieldsEntry'), {
 export type ManagedFieldsEntry = Static<typeof ManagedFieldsEntrySchema>;
 
 export const ObjectMetaSchema = struct(meta('ObjectMeta'), {
-  name: str({ proto: 1, description: 'Name must be unique within a namespace.' }),
+  name: str({ proto: 1, omitZero: true, description: 'Name must be unique within a namespace.' }),
   generateName: str({
     proto: 2,
+    omitZero: true,
     description: 'Optional prefix used by the server to generate a unique name.',
   }),
   namespace: str({
     proto: 3,
+    omitZero: true,
     description: 'Namespace defines the space within which each name must be unique.',
   }),
-  selfLink: str({ proto: 4, description: 'Deprecated link to this object.' }),
-  uid: str({ proto: 5, description: 'Unique in time and space value for this object.' }),
-  resourceVersion: str({ proto: 6, description: 'Opaque value of the internal version of this object.' }),
+  selfLink: str({ proto: 4, omitZero: true, description: 'Deprecated link to this object.' }),
+  uid: str({ proto: 5, omitZero: true, description: 'Unique in time and space value for this object.' }),
+  resourceVersion: str({
+    proto: 6,
+    omitZero: true,
+    description: 'Opaque value of the internal version of this object.',
+  }),
   generation: int64({
     proto: 7,
+    omitZero: true,
     description: 'A sequence number representing a specific generation of the desired state.',
   }),
   creationTimestamp: time({ proto: 8, description: 'When this object was created.' }),
@@ -74,7 +81,11 @@ export const ObjectMetaSchema = struct(meta('ObjectMeta'), {
     listType: 'set',
     description: 'Must be empty before the object is deleted from the registry.',
   }),
-  clusterName: str({ proto: 15, description: 'The name of the cluster which the object belongs to.' }),
+  clusterName: str({
+    proto: 15,
+    omitZero: true,
+    description: 'The name of the cluster which the object belongs to.',
+  }),
   managedFields: list(ManagedFieldsEntrySchema, {
     proto: 17,
     listType: 'atomic',

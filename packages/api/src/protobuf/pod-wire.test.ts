@@ -81,9 +81,12 @@ describe('a Pod on the wire', () => {
       ...str(3, ''), // restartPolicy
       ...str(6, ''), // dnsPolicy
       ...str(10, ''), // nodeName: a name format, which "" is not
-      ...str(9, ''), // serviceAccount (deprecated): a plain string, kept
-      ...int(11, 0), // hostNetwork: false
+      ...str(9, ''), // serviceAccount (deprecated): a plain value in Go, omitted when zero
+      ...int(11, 0), // hostNetwork: false, likewise
       ...str(19, ''), // schedulerName (defaulted)
+      // pointers in Go, written only when set: their zeros are meant and kept
+      ...int(4, 0), // terminationGracePeriodSeconds: 0, stop at once
+      ...int(30, 0), // enableServiceLinks: false, where unset means true
     ];
     const status = [...str(1, 'Pending'), ...bytes(7, [...int(1, startedAt)])];
     const raw = [...bytes(1, metadata), ...bytes(2, spec), ...bytes(3, status)];
@@ -92,19 +95,11 @@ describe('a Pod on the wire', () => {
     expect(codec.decode(body)).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: {
-        name: 'web-0',
-        generateName: '',
-        namespace: 'default',
-        selfLink: '',
-        uid: '',
-        resourceVersion: '',
-        generation: 0,
-      },
+      metadata: { name: 'web-0', namespace: 'default' },
       spec: {
         containers: [{ name: 'nginx', image: 'nginx:1.25', resources: {} }],
-        serviceAccount: '',
-        hostNetwork: false,
+        terminationGracePeriodSeconds: 0,
+        enableServiceLinks: false,
       },
       status: { phase: 'Pending', startTime: '2026-11-22T21:00:00Z' },
     });

@@ -107,8 +107,8 @@ interface FieldCodec {
 
 /**
  * Go's generated marshalers write every field that is not a pointer, zero values included, and
- * Kubernetes reads those zeros as "not set" (its JSON omits them, its defaulters fill them). Two kinds
- * of fields are read that way here:
+ * Kubernetes reads those zeros as "not set" (its JSON omits them, its defaulters fill them). Fields
+ * declared `omitZero` are read that way, and so are two kinds of fields found from their schema:
  * - times: a zero metav1.Time or MicroTime travels as an empty message (no seconds on the wire);
  * - strings whose zero value cannot be meant: an enumeration without "", a string with a default
  *   (Kubernetes' defaulters replace "") and a name or address format ("" is none; Kubernetes checks
@@ -116,6 +116,7 @@ interface FieldCodec {
  */
 function unsetTest(node: TSchema): ((proto: unknown) => boolean) | undefined {
   const n = node as Record<string, unknown>;
+  if (n[OrchKeyword.omitZero]) return isZero;
   const special = n[OrchKeyword.special] as SpecialType | undefined;
   if (special === 'time' || special === 'microTime') {
     return (p) =>
@@ -136,6 +137,12 @@ function unsetTest(node: TSchema): ((proto: unknown) => boolean) | undefined {
     return (p) => p === '';
   }
   return undefined;
+}
+
+/** A scalar's zero value as decoded: "", false, or 0 (an int64 may be decoded as a Long). */
+function isZero(p: unknown): boolean {
+  if (p === '' || p === false || p === 0) return true;
+  return typeof p === 'object' && p !== null && 'low' in p && 'high' in p && toNumber(p) === 0;
 }
 
 /** Error raised at build time when a declaration cannot be expressed in protobuf. */

@@ -55,6 +55,8 @@ export const OrchKeyword = {
    * its parent: `Probe.Handler`, `Volume.VolumeSource`, ...); see {@link inlined}.
    */
   protoEmbedded: 'x-orch-proto-embedded',
+  /** The zero value ("", 0 or false) means the field is unset (see FieldOptions.omitZero). */
+  omitZero: 'x-orch-omit-zero',
 } as const;
 
 /** String formats validated with Kubernetes' rules and messages. */
@@ -86,6 +88,14 @@ export interface FieldOptions {
   default?: unknown;
   /** Rejected on update when changed. */
   immutable?: boolean;
+  /**
+   * The zero value ("", 0 or false) means unset, as for a Kubernetes field that Go holds as a plain
+   * value (not a pointer) and omits from JSON when zero. Go's protobuf marshalers write such fields
+   * even when zero; read from protobuf, a zero is dropped, as Kubernetes' JSON omits it. Fields where
+   * a zero is meant (Go pointers: replicas 0, enableServiceLinks false, storageClassName "") must not
+   * be marked.
+   */
+  omitZero?: boolean;
 }
 
 export interface StringOptions extends FieldOptions {
@@ -156,6 +166,7 @@ function annotate<T extends TSchema>(schema: T, options: FieldOptions | undefine
   if (options.description !== undefined) node.description = options.description;
   if (options.default !== undefined) node.default = options.default;
   if (options.immutable) node[OrchKeyword.immutable] = true;
+  if (options.omitZero) node[OrchKeyword.omitZero] = true;
   return schema;
 }
 

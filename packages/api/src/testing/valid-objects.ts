@@ -99,8 +99,8 @@ export function richContainer(name: string): Json {
       readOnlyRootFilesystem: true,
       allowPrivilegeEscalation: false,
     },
-    stdin: false,
-    tty: false,
+    stdin: true,
+    tty: true,
   };
 }
 
@@ -148,7 +148,6 @@ export function richPodSpec(labels: Record<string, string>): Json {
     nodeSelector: { 'kubernetes.io/os': 'linux' },
     serviceAccountName: 'default',
     automountServiceAccountToken: false,
-    hostNetwork: false,
     securityContext: {
       runAsUser: 1000,
       runAsGroup: 3000,
@@ -374,7 +373,7 @@ const fixtures: Record<string, (t: FixtureTarget, version: string) => Json> = {
   'apps/ReplicaSet': () => ({
     spec: {
       replicas: 3,
-      minReadySeconds: 0,
+      minReadySeconds: 5,
       selector: { matchLabels: { app: 'rs' } },
       template: template({ app: 'rs' }),
     },

@@ -425,6 +425,14 @@ describe('protobuf through the apiserver for every kind', () => {
         },
       ],
     });
+    // zeros of fields Go holds as plain values are unset, and absent from the JSON, as in Kubernetes
+    const absent = (obj: Json, keys: string[]) => keys.filter((k) => k in obj);
+    expect(absent(answer.json.metadata, ['generateName'])).toEqual([]);
+    expect(absent(answer.json.spec, ['hostNetwork', 'serviceAccount', 'hostname', 'subdomain'])).toEqual([]);
+    const [container] = answer.json.spec.containers;
+    expect(absent(container, ['workingDir', 'stdin', 'stdinOnce', 'tty'])).toEqual([]);
+    expect(absent(container.readinessProbe, ['initialDelaySeconds'])).toEqual([]);
+    expect(container.readinessProbe.tcpSocket).toEqual({ port: 80 });
 
     const node = message('k8s.io.api.core.v1.Node')
       .encode({ metadata: meta('go-node', ''), spec: { podCIDR: '', providerID: '', unschedulable: false } })
@@ -469,6 +477,15 @@ describe('protobuf through the apiserver for every kind', () => {
       sessionAffinity: 'None',
       ports: [{ protocol: 'TCP', port: 80, targetPort: 80 }],
     });
+    expect(
+      absent(svcAnswer.json.spec, [
+        'loadBalancerIP',
+        'externalName',
+        'healthCheckNodePort',
+        'publishNotReadyAddresses',
+      ]),
+    ).toEqual([]);
+    expect(absent(svcAnswer.json.spec.ports[0], ['name', 'nodePort'])).toEqual([]);
 
     const deployment = message('k8s.io.api.apps.v1.Deployment')
       .encode({
@@ -502,6 +519,8 @@ describe('protobuf through the apiserver for every kind', () => {
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
       template: { spec: { restartPolicy: 'Always' } },
     });
+    expect(absent(deployAnswer.json.spec, ['minReadySeconds', 'paused'])).toEqual([]);
+    expect(deployAnswer.json.spec.template.metadata).toEqual({ labels: { app: 'go' } });
   });
 
   it('answers patches and collection deletes in protobuf', async () => {

@@ -144,6 +144,7 @@ const daemonSetSpecFields = {
   }),
   minReadySeconds: int32({
     proto: 4,
+    omitZero: true,
     description:
       'Seconds a new pod must be ready without any container crashing to count as available. 0 by default.',
   }),

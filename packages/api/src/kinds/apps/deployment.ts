@@ -133,6 +133,7 @@ const deploymentSpecFields = {
   }),
   minReadySeconds: int32({
     proto: 5,
+    omitZero: true,
     description: 'Seconds a new pod must be ready without any container crashing to count as available.',
   }),
   revisionHistoryLimit: int32({
@@ -140,7 +141,7 @@ const deploymentSpecFields = {
     default: 10,
     description: 'Old ReplicaSets kept for rollback; 10 by default.',
   }),
-  paused: bool({ proto: 7, description: 'Whether the deployment is paused.' }),
+  paused: bool({ proto: 7, omitZero: true, description: 'Whether the deployment is paused.' }),
   progressDeadlineSeconds: int32({
     proto: 9,
     default: 600,

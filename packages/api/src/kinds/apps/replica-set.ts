@@ -15,6 +15,7 @@ const replicaSetSpecFields = {
   replicas: int32({ proto: 1, default: 1, description: 'Desired number of pods; 1 by default.' }),
   minReadySeconds: int32({
     proto: 4,
+    omitZero: true,
     description: 'Seconds a new pod must be ready without any container crashing to count as available.',
   }),
   selector: required(

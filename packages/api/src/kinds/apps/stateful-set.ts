@@ -196,6 +196,7 @@ const statefulSetSpecFields = {
   }),
   minReadySeconds: int32({
     proto: 9,
+    omitZero: true,
     description:
       'Seconds a new pod must be ready without any container crashing to count as available. 0 by default.',
   }),

@@ -26,7 +26,7 @@ export const ContainerPortSchema = struct(
       format: 'port-name',
       description: 'IANA_SVC_NAME of the port, unique within the pod.',
     }),
-    hostPort: int32({ proto: 2, description: 'Port exposed on the host (1-65535).' }),
+    hostPort: int32({ proto: 2, omitZero: true, description: 'Port exposed on the host (1-65535).' }),
     containerPort: required(
       int32({ proto: 3, description: "Port exposed on the pod's IP address (1-65535)." }),
     ),
@@ -36,7 +36,7 @@ export const ContainerPortSchema = struct(
       default: 'TCP',
       description: 'TCP, UDP or SCTP; TCP by default.',
     }),
-    hostIP: str({ proto: 5, description: 'Host IP the external port is bound to.' }),
+    hostIP: str({ proto: 5, omitZero: true, description: 'Host IP the external port is bound to.' }),
   },
   {
     defaults: (p) => {
@@ -110,7 +110,11 @@ function containerFields(nameDescription: string) {
         'Entrypoint, not run in a shell; $(VAR_NAME) is expanded from the environment, $$ escapes.',
     }),
     args: list(str(), { proto: 4, description: 'Arguments to the entrypoint, expanded like command.' }),
-    workingDir: str({ proto: 5, description: "Working directory; the runtime's default when unset." }),
+    workingDir: str({
+      proto: 5,
+      omitZero: true,
+      description: "Working directory; the runtime's default when unset.",
+    }),
     ports: list(ContainerPortSchema, {
       proto: 6,
       patchMergeKey: 'containerPort',
@@ -175,9 +179,17 @@ function containerFields(nameDescription: string) {
       proto: 15,
       description: 'Security options of the container.',
     }),
-    stdin: bool({ proto: 16, description: 'Allocate a buffer for stdin; reads give EOF when false.' }),
-    stdinOnce: bool({ proto: 17, description: 'Close stdin after the first attach session ends.' }),
-    tty: bool({ proto: 18, description: 'Allocate a TTY (meant to be used with stdin).' }),
+    stdin: bool({
+      proto: 16,
+      omitZero: true,
+      description: 'Allocate a buffer for stdin; reads give EOF when false.',
+    }),
+    stdinOnce: bool({
+      proto: 17,
+      omitZero: true,
+      description: 'Close stdin after the first attach session ends.',
+    }),
+    tty: bool({ proto: 18, omitZero: true, description: 'Allocate a TTY (meant to be used with stdin).' }),
     resizePolicy: list(ContainerResizePolicySchema, {
       proto: 23,
       listType: 'atomic',

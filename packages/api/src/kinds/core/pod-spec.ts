@@ -213,18 +213,24 @@ const podSpecFields = {
   }),
   serviceAccountName: str({
     proto: 8,
+    omitZero: true,
     format: 'dns1123-subdomain',
     description: 'ServiceAccount the pod runs as.',
   }),
-  serviceAccount: str({ proto: 9, description: 'Deprecated alias of serviceAccountName.' }),
+  serviceAccount: str({ proto: 9, omitZero: true, description: 'Deprecated alias of serviceAccountName.' }),
   automountServiceAccountToken: bool({
     proto: 21,
     description: 'Whether a service account token is mounted automatically.',
   }),
-  nodeName: str({ proto: 10, format: 'dns1123-subdomain', description: 'Node the pod is bound to.' }),
-  hostNetwork: bool({ proto: 11, description: "Use the host's network namespace." }),
-  hostPID: bool({ proto: 12, description: "Use the host's pid namespace." }),
-  hostIPC: bool({ proto: 13, description: "Use the host's ipc namespace." }),
+  nodeName: str({
+    proto: 10,
+    omitZero: true,
+    format: 'dns1123-subdomain',
+    description: 'Node the pod is bound to.',
+  }),
+  hostNetwork: bool({ proto: 11, omitZero: true, description: "Use the host's network namespace." }),
+  hostPID: bool({ proto: 12, omitZero: true, description: "Use the host's pid namespace." }),
+  hostIPC: bool({ proto: 13, omitZero: true, description: "Use the host's ipc namespace." }),
   shareProcessNamespace: bool({
     proto: 27,
     description: 'Share one process namespace between all containers.',
@@ -242,11 +248,13 @@ const podSpecFields = {
   }),
   hostname: str({
     proto: 16,
+    omitZero: true,
     format: 'dns1123-label',
     description: 'Host name of the pod; system-defined by default.',
   }),
   subdomain: str({
     proto: 17,
+    omitZero: true,
     format: 'dns1123-label',
     description: 'Subdomain giving the pod a fully qualified name.',
   }),
@@ -269,6 +277,7 @@ const podSpecFields = {
   }),
   priorityClassName: str({
     proto: 24,
+    omitZero: true,
     format: 'dns1123-subdomain',
     description: 'PriorityClass of the pod.',
   }),

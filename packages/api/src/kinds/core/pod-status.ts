@@ -40,14 +40,19 @@ export const PodStatusSchema = struct(
       patchStrategy: 'merge',
       description: 'Current service state of the pod.',
     }),
-    message: str({ proto: 3, description: 'Why the pod is in this condition.' }),
-    reason: str({ proto: 4, description: "Brief CamelCase reason of the pod's state, e.g. Evicted." }),
+    message: str({ proto: 3, omitZero: true, description: 'Why the pod is in this condition.' }),
+    reason: str({
+      proto: 4,
+      omitZero: true,
+      description: "Brief CamelCase reason of the pod's state, e.g. Evicted.",
+    }),
     nominatedNodeName: str({
       proto: 11,
+      omitZero: true,
       description: 'Node this pod preempted other pods on, while waiting to be scheduled.',
     }),
-    hostIP: str({ proto: 5, description: 'IP address of the node the pod is assigned to.' }),
-    podIP: str({ proto: 6, description: 'IP address allocated to the pod.' }),
+    hostIP: str({ proto: 5, omitZero: true, description: 'IP address of the node the pod is assigned to.' }),
+    podIP: str({ proto: 6, omitZero: true, description: 'IP address allocated to the pod.' }),
     podIPs: list(PodIPSchema, {
       proto: 12,
       patchMergeKey: 'ip',

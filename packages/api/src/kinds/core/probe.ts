@@ -35,7 +35,7 @@ export const HTTPGetActionSchema = struct(
     port: required(
       intOrString({ proto: 2, description: 'Port number (1-65535) or IANA_SVC_NAME to connect to.' }),
     ),
-    host: str({ proto: 3, description: 'Host to connect to; the pod IP by default.' }),
+    host: str({ proto: 3, omitZero: true, description: 'Host to connect to; the pod IP by default.' }),
     scheme: str({
       proto: 4,
       enum: ['HTTP', 'HTTPS'],
@@ -60,7 +60,7 @@ export const TCPSocketActionSchema = struct(
     port: required(
       intOrString({ proto: 1, description: 'Port number (1-65535) or IANA_SVC_NAME to connect to.' }),
     ),
-    host: str({ proto: 2, description: 'Host to connect to; the pod IP by default.' }),
+    host: str({ proto: 2, omitZero: true, description: 'Host to connect to; the pod IP by default.' }),
   },
   { validate: (v, path) => validatePortNumOrName(v.port, child(path, 'port')) },
 );
@@ -147,6 +147,7 @@ export const ProbeSchema = struct(
     ),
     initialDelaySeconds: int32({
       proto: 2,
+      omitZero: true,
       description: 'Seconds after the container started before probing.',
     }),
     timeoutSeconds: int32({

@@ -19,6 +19,7 @@ export const ReplicationControllerSpecSchema = struct(
     replicas: int32({ proto: 1, default: 1, description: 'Desired number of pods; 1 by default.' }),
     minReadySeconds: int32({
       proto: 4,
+      omitZero: true,
       description: 'Seconds a new pod must be ready to count as available.',
     }),
     selector: stringMap({

@@ -57,6 +57,7 @@ export const ServicePortSchema = struct(
   {
     name: str({
       proto: 1,
+      omitZero: true,
       description: 'Name of the port; required and unique when the service has several ports.',
     }),
     protocol: str({
@@ -71,7 +72,11 @@ export const ServicePortSchema = struct(
       proto: 4,
       description: "Number or name of the port on the selected pods; defaults to 'port'.",
     }),
-    nodePort: int32({ proto: 5, description: 'Port on each node for NodePort and LoadBalancer services.' }),
+    nodePort: int32({
+      proto: 5,
+      omitZero: true,
+      description: 'Port on each node for NodePort and LoadBalancer services.',
+    }),
   },
   {
     defaults: (sp) => {
@@ -127,6 +132,7 @@ const serviceSpecFields = {
   }),
   clusterIP: str({
     proto: 3,
+    omitZero: true,
     description: "Virtual IP of the service, 'None' for a headless service; usually allocated.",
   }),
   clusterIPs: list(str(), {
@@ -148,21 +154,34 @@ const serviceSpecFields = {
     default: 'None',
     description: 'Session affinity: ClientIP or None.',
   }),
-  loadBalancerIP: str({ proto: 8, description: 'Requested IP of the load balancer, where supported.' }),
+  loadBalancerIP: str({
+    proto: 8,
+    omitZero: true,
+    description: 'Requested IP of the load balancer, where supported.',
+  }),
   loadBalancerSourceRanges: list(str(), {
     proto: 9,
     description: 'Client CIDRs allowed through the load balancer.',
   }),
-  externalName: str({ proto: 10, description: 'DNS name an ExternalName service aliases (CNAME).' }),
+  externalName: str({
+    proto: 10,
+    omitZero: true,
+    description: 'DNS name an ExternalName service aliases (CNAME).',
+  }),
   externalTrafficPolicy: str({
     proto: 11,
     description: 'Routing of external traffic: Cluster or Local (node-local endpoints, client IP preserved).',
   }),
   healthCheckNodePort: int32({
     proto: 12,
+    omitZero: true,
     description: 'Health-check node port of LoadBalancer services with Local policy.',
   }),
-  publishNotReadyAddresses: bool({ proto: 13, description: 'Publish endpoints regardless of readiness.' }),
+  publishNotReadyAddresses: bool({
+    proto: 13,
+    omitZero: true,
+    description: 'Publish endpoints regardless of readiness.',
+  }),
   sessionAffinityConfig: field(SessionAffinityConfigSchema, {
     proto: 14,
     description: 'Session affinity settings.',
