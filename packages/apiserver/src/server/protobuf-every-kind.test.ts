@@ -443,6 +443,7 @@ describe('protobuf through the apiserver for every kind', () => {
       accept: 'application/json',
     });
     expect(`${nodeAnswer.status} ${nodeAnswer.body.toString()}`).toMatch(/^201 /);
+    expect(absent(nodeAnswer.json.spec ?? {}, ['podCIDR', 'providerID', 'unschedulable'])).toEqual([]);
 
     const service = message('k8s.io.api.core.v1.Service')
       .encode({

@@ -16,13 +16,17 @@ const SYSTEM_NAMESPACE = 'orch-system';
 export const EVENT_LIMITS = { reportingInstance: 128, action: 128, reason: 128, note: 1024 } as const;
 
 export const EventSourceSchema = struct(core('EventSource'), {
-  component: str({ proto: 1, description: 'Component that generated the event.' }),
-  host: str({ proto: 2, description: 'Node on which the event was generated.' }),
+  component: str({ proto: 1, omitZero: true, description: 'Component that generated the event.' }),
+  host: str({ proto: 2, omitZero: true, description: 'Node on which the event was generated.' }),
 });
 export type EventSource = Static<typeof EventSourceSchema>;
 
 export const EventSeriesSchema = struct(core('EventSeries'), {
-  count: int32({ proto: 1, description: 'Occurrences in the series up to the last heartbeat.' }),
+  count: int32({
+    proto: 1,
+    omitZero: true,
+    description: 'Occurrences in the series up to the last heartbeat.',
+  }),
   lastObservedTime: microTime({ proto: 2, description: 'Time of the last occurrence observed.' }),
 });
 
@@ -85,22 +89,27 @@ const eventFields = {
   kind: str(),
   metadata: objectMeta(),
   involvedObject: field(ObjectReferenceSchema, { proto: 2, description: 'The object the event is about.' }),
-  reason: str({ proto: 3, description: 'Short machine-readable reason for the transition.' }),
-  message: str({ proto: 4, description: 'Human-readable description of the status.' }),
+  reason: str({ proto: 3, omitZero: true, description: 'Short machine-readable reason for the transition.' }),
+  message: str({ proto: 4, omitZero: true, description: 'Human-readable description of the status.' }),
   source: field(EventSourceSchema, { proto: 5, description: 'Component reporting the event.' }),
   firstTimestamp: time({ proto: 6, description: 'When the event was first recorded.' }),
   lastTimestamp: time({ proto: 7, description: 'When the most recent occurrence was recorded.' }),
-  count: int32({ proto: 8, description: 'Number of times the event occurred.' }),
-  type: str({ proto: 9, description: 'Type of the event: Normal or Warning.' }),
+  count: int32({ proto: 8, omitZero: true, description: 'Number of times the event occurred.' }),
+  type: str({ proto: 9, omitZero: true, description: 'Type of the event: Normal or Warning.' }),
   eventTime: microTime({ proto: 10, description: 'When the event was first observed.' }),
   series: field(EventSeriesSchema, { proto: 11, description: 'The series this event belongs to, if any.' }),
-  action: str({ proto: 12, description: 'Action taken or failed on the involved object.' }),
+  action: str({ proto: 12, omitZero: true, description: 'Action taken or failed on the involved object.' }),
   related: field(ObjectReferenceSchema, { proto: 13, description: 'Secondary object of the action.' }),
   reportingComponent: str({
+    omitZero: true,
     proto: 14,
     description: 'Controller that emitted the event, e.g. kubernetes.io/kubelet.',
   }),
-  reportingInstance: str({ proto: 15, description: 'Instance of the controller, e.g. kubelet-xyzf.' }),
+  reportingInstance: str({
+    proto: 15,
+    omitZero: true,
+    description: 'Instance of the controller, e.g. kubelet-xyzf.',
+  }),
 };
 
 export const EventSchema = struct(core('Event'), eventFields, {

@@ -124,23 +124,28 @@ export const NodeConfigSourceSchema = struct(core('NodeConfigSource'), {
 export const NodeSpecSchema = struct(
   core('NodeSpec'),
   {
-    podCIDR: str({ proto: 1, description: 'Pod IP range assigned to the node.' }),
+    podCIDR: str({ proto: 1, omitZero: true, description: 'Pod IP range assigned to the node.' }),
     podCIDRs: list(str(), {
       proto: 7,
       patchStrategy: 'merge',
       description: 'Pod IP ranges assigned to the node, at most one per IP family; the first equals podCIDR.',
     }),
     providerID: str({
+      omitZero: true,
       proto: 3,
       description: 'Cloud provider ID of the node: <ProviderName>://<ProviderSpecificNodeID>.',
     }),
-    unschedulable: bool({ proto: 4, description: 'Whether new pods may be scheduled to the node.' }),
+    unschedulable: bool({
+      proto: 4,
+      omitZero: true,
+      description: 'Whether new pods may be scheduled to the node.',
+    }),
     taints: list(TaintSchema, { proto: 5, description: "The node's taints." }),
     configSource: field(NodeConfigSourceSchema, {
       proto: 6,
       description: 'Where the kubelet takes its configuration from.',
     }),
-    externalID: str({ proto: 2, description: 'Deprecated; not set by all kubelets.' }),
+    externalID: str({ proto: 2, omitZero: true, description: 'Deprecated; not set by all kubelets.' }),
   },
   {
     // podCIDR and podCIDRs mirror each other (Kubernetes converts between them).

@@ -6,17 +6,19 @@ const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
 export const ObjectReferenceSchema = struct(
   core('ObjectReference'),
   {
-    kind: str({ proto: 1, description: 'Kind of the referent.' }),
-    namespace: str({ proto: 2, description: 'Namespace of the referent.' }),
-    name: str({ proto: 3, description: 'Name of the referent.' }),
-    uid: str({ proto: 4, description: 'UID of the referent.' }),
-    apiVersion: str({ proto: 5, description: 'API version of the referent.' }),
+    kind: str({ proto: 1, omitZero: true, description: 'Kind of the referent.' }),
+    namespace: str({ proto: 2, omitZero: true, description: 'Namespace of the referent.' }),
+    name: str({ proto: 3, omitZero: true, description: 'Name of the referent.' }),
+    uid: str({ proto: 4, omitZero: true, description: 'UID of the referent.' }),
+    apiVersion: str({ proto: 5, omitZero: true, description: 'API version of the referent.' }),
     resourceVersion: str({
       proto: 6,
+      omitZero: true,
       description: 'Specific resourceVersion this reference is made to, if any.',
     }),
     fieldPath: str({
       proto: 7,
+      omitZero: true,
       description:
         'When referring to a piece of an object, the path of that piece, e.g. spec.containers{name}.',
     }),
@@ -27,7 +29,7 @@ export type ObjectReference = Static<typeof ObjectReferenceSchema>;
 
 export const LocalObjectReferenceSchema = struct(
   core('LocalObjectReference'),
-  { name: str({ proto: 1, description: 'Name of the referent in the same namespace.' }) },
+  { name: str({ proto: 1, omitZero: true, description: 'Name of the referent in the same namespace.' }) },
   { mapType: 'atomic' },
 );
 export type LocalObjectReference = Static<typeof LocalObjectReferenceSchema>;
