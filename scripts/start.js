@@ -304,10 +304,13 @@ async function main() {
     const log = fs.openSync(daemon.log, 'a');
     // each daemon in a process group of its own: Ctrl-C reaches this script only, which stops them
     // in order (see stop)
+    // the IPC channel closes when this script ends, however it ends (even killed outright): the
+    // daemon then stops on its own (see runDaemon)
     const child = spawn(process.execPath, [...daemon.nodeOptions, daemon.bin, ...daemon.args], {
-      stdio: ['ignore', log, log],
+      stdio: ['ignore', log, log, 'ipc'],
       detached: true,
     });
+    child.channel?.unref();
     children.push(child);
     child.on('exit', (code, signal) => {
       if (!stopping) {

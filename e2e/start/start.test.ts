@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, freePort } from '@orch/apiserver';
@@ -44,6 +44,22 @@ function start(dataDir: string, port: number): Promise<Started> {
   });
 }
 
+/** The pids of the daemons (built binaries) whose command line names `dataDir`: that suite's. */
+function daemonsOf(dataDir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (cmdline.includes(dataDir) && cmdline.includes('/dist/bin/orch-')) pids.push(Number(entry));
+  }
+  return pids;
+}
+
 /** Ctrl-C: resolves with the exit code once the script (which waits for every daemon) has exited. */
 function interrupt(started: Started): Promise<number | null> {
   return new Promise((resolve) => {
@@ -60,13 +76,12 @@ describe('npm start (scripts/start.js)', () => {
     kubectlOK(kubeconfig, ['get', ...what, '-o', `jsonpath=${path}`]);
   let running: Started | undefined;
   afterAll(async () => {
-    // after a failure: Ctrl-C, which stops the daemons too (they run detached, so a killed script
-    // would leave them running)
+    // after a failure: Ctrl-C, which stops the daemons too
     if (running && running.child.exitCode === null) await interrupt(running);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('runs the whole suite for kubectl, stops it on Ctrl-C, and starts the same cluster again', async () => {
+  it('runs the whole suite for kubectl, stops it on Ctrl-C, starts the same cluster again, and its daemons stop when the script is killed', async () => {
     const port = await freePort();
     running = await start(dataDir, port);
     const first = running.output();
@@ -110,7 +125,15 @@ describe('npm start (scripts/start.js)', () => {
     running = await start(dataDir, port);
     expect(running.output()).not.toContain('(new cluster)');
     expect(await jsonpath(['configmap', 'kept'], '{.data.a}')).toBe('1');
-    expect(await interrupt(running)).toBe(0);
+
+    // the script killed outright: its daemons see their channel to it close and stop on their own
+    expect(daemonsOf(dataDir).length).toBe(5);
+    const killed = running;
+    await new Promise((resolve) => {
+      killed.child.once('exit', resolve);
+      killed.child.kill('SIGKILL');
+    });
     running = undefined;
+    await eventually(async () => daemonsOf(dataDir).length === 0, 'every daemon stopped', 30_000);
   }, 180_000);
 });

@@ -18,7 +18,7 @@ interface Captured {
   signals: EventEmitter;
 }
 
-function launch<C>(spec: DaemonSpec<C>, argv: string[]): Captured {
+function launch<C>(spec: DaemonSpec<C>, argv: string[], launcherChannel = false): Captured {
   let out = '';
   let err = '';
   const exits: number[] = [];
@@ -29,6 +29,7 @@ function launch<C>(spec: DaemonSpec<C>, argv: string[]): Captured {
     stderr: { write: (t: string) => (err += t) },
     exit: (c) => exits.push(c),
     signals,
+    launcherChannel,
   });
   return { code, out: () => out, err: () => err, exits, signals };
 }
@@ -124,6 +125,30 @@ describe('runDaemon', () => {
     expect(await r.code).toBe(0);
     expect(r.err()).not.toContain('FLAG:');
     expect(r.err()).toContain('Received SIGINT, shutting down');
+  });
+
+  it('stops gracefully when the launcher that started it with an IPC channel is gone', async () => {
+    const stop = jest.fn();
+    const r = launch(
+      scheduler(() => ({ stop })),
+      ['--secure-port=0'],
+      true,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    r.signals.emit('disconnect');
+    expect(await r.code).toBe(0);
+    expect(stop).toHaveBeenCalledTimes(1);
+    expect(r.err()).toContain('The launcher is gone (its IPC channel closed), shutting down');
+  });
+
+  it('ignores a channel closing when it was not started with one', async () => {
+    const r = launch(scheduler(), ['--secure-port=0']);
+    await new Promise((resolve) => setImmediate(resolve));
+    r.signals.emit('disconnect');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.exits).toEqual([]);
+    r.signals.emit('SIGTERM');
+    expect(await r.code).toBe(0);
   });
 
   it('applies --config with flags overriding it', async () => {

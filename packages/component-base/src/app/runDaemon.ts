@@ -64,8 +64,13 @@ export interface RunEnvironment {
   stdout?: { write(text: string): unknown };
   stderr?: { write(text: string): unknown };
   exit?: (code: number) => void;
-  /** Emits SIGTERM/SIGINT; defaults to `process`. */
+  /** Emits SIGTERM/SIGINT (and `disconnect` when `launcherChannel`); defaults to `process`. */
   signals?: EventEmitter;
+  /**
+   * The process has an IPC channel to the process that started it (a launcher such as `npm start`);
+   * by default, whether the real process (no `signals` given) has one.
+   */
+  launcherChannel?: boolean;
 }
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -75,7 +80,8 @@ const DEFAULT_HEALTH_PATHS = ['/readyz', '/livez'];
 
 /**
  * Runs a daemon: parse flags, --help/--version, config file, validation, logging, secure serving,
- * then `run`; on SIGTERM/SIGINT stops the daemon and the server and exits 0. Resolves with the exit
+ * then `run`; on SIGTERM/SIGINT (or when the launcher that started it with an IPC channel is gone)
+ * stops the daemon and the server and exits 0. Resolves with the exit
  * status it passed to `exit`. User mistakes are reported as messages, never stack traces.
  */
 export async function runDaemon<C = Record<string, unknown>>(
@@ -183,8 +189,16 @@ export async function runDaemon<C = Record<string, unknown>>(
   }
 
   const signals = env.signals ?? process;
+  const events: string[] = [...SHUTDOWN_SIGNALS];
+  // A daemon started with an IPC channel to its launcher stops when the channel closes: the launcher
+  // is gone, killed outright perhaps, and nothing else would stop the daemon, which runs in a process
+  // group of its own. The channel itself does not keep the daemon running.
+  if (env.launcherChannel ?? (env.signals === undefined && process.channel !== undefined)) {
+    events.push('disconnect');
+    if (env.signals === undefined) process.channel?.unref();
+  }
   const signal = await new Promise<string>((resolve) => {
-    const listeners = SHUTDOWN_SIGNALS.map((name) => {
+    const listeners = events.map((name) => {
       const listener = (): void => {
         for (const [n, l] of listeners) signals.off(n, l);
         resolve(name);
@@ -193,7 +207,11 @@ export async function runDaemon<C = Record<string, unknown>>(
       return [name, listener] as const;
     });
   });
-  logger.info(`Received ${signal}, shutting down`);
+  logger.info(
+    signal === 'disconnect'
+      ? 'The launcher is gone (its IPC channel closed), shutting down'
+      : `Received ${signal}, shutting down`,
+  );
   let code = 0;
   try {
     await handle?.stop?.();
