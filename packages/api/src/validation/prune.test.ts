@@ -17,6 +17,7 @@ import { compilePrune } from './prune';
 
 const Port = struct('io.k8s.api.core.v1.ContainerPort', {
   name: str({ proto: 1 }),
+  hostPort: int32({ proto: 2, omitZero: true }),
   containerPort: int32({ proto: 3 }),
 });
 const Container = struct('io.k8s.api.core.v1.Container', {
@@ -79,13 +80,27 @@ describe('compilePrune', () => {
     });
   });
 
-  it('drops null fields (null means unset) and keeps zero values', () => {
+  it('drops null fields (null means unset), and the zeros of fields declared omitZero only', () => {
     const obj = {
-      metadata: { name: null, labels: null, generation: 0 },
-      spec: { containers: null, nodeSelector: {} },
+      metadata: { name: null, labels: null, generation: 0, generateName: '', deletionGracePeriodSeconds: 0 },
+      spec: {
+        containers: [{ name: '', image: '', ports: [{ hostPort: 0, containerPort: 0 }] }],
+        nodeSelector: {},
+      },
     };
     expect(prune(obj)).toEqual([]);
-    expect(obj).toEqual({ metadata: { generation: 0 }, spec: { nodeSelector: {} } });
+    // generation and generateName are plain values in Go; deletionGracePeriodSeconds is a pointer,
+    // and the test's own fields are not declared omitZero
+    expect(obj).toEqual({
+      metadata: { deletionGracePeriodSeconds: 0 },
+      spec: { containers: [{ name: '', image: '', ports: [{ containerPort: 0 }] }], nodeSelector: {} },
+    });
+  });
+
+  it('drops a zero of the declared type only', () => {
+    const obj = { metadata: { generation: '', generateName: 0 } };
+    prune(obj);
+    expect(obj).toEqual({ metadata: { generation: '', generateName: 0 } });
   });
 
   it('leaves map keys and preserve-unknown-fields contents alone', () => {

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { OrchKeyword } from '../schema/fields';
 import { evaluateGenerated } from './generated-code';
 import { canonicalQuantity } from './quantity-value';
 import { canonicalMicroTimeString, canonicalTimeString } from './time-format';
@@ -9,7 +10,8 @@ import { listItems, mapValues, nodeShape, structFields, structIdentity } from '.
  * - fields a struct does not declare are removed and reported with the strict decoder's message,
  *   `unknown field "spec.template.spec.containers[0].imagex"` (map keys joined with '.', as the
  *   decoder's field stack prints them);
- * - fields set to null are removed (null means unset);
+ * - fields set to null are removed (null means unset), and so are fields declared omitZero holding
+ *   their zero value ("", 0, false): Go holds them as plain values, which its JSON omits when zero;
  * - quantities are rewritten in canonical form (numbers become strings), times in RFC 3339 UTC with
  *   second (Time) or microsecond (MicroTime) precision;
  * - map keys, preserve-unknown-fields contents (rawExtension, fieldsV1) and values of the wrong JSON
@@ -54,10 +56,13 @@ function unknownField(obj: Record<string, unknown>, k: string, st: PruneState): 
  * The pruner of one struct, generated: a switch over the declared field names (JSON string
  * literals) replaces a lookup per key; only names and indices are written into the source.
  */
-function generateStructPruner(fields: readonly (readonly [string, NodePruner | undefined])[]): NodePruner {
+function generateStructPruner(
+  fields: readonly (readonly [string, NodePruner | undefined, string | undefined])[],
+): NodePruner {
   const fns: NodePruner[] = [];
-  const cases = fields.map(([k, fn]) => {
+  const cases = fields.map(([k, fn, zero]) => {
     const label = `case ${JSON.stringify(k)}:`;
+    if (zero !== undefined) return `${label} if (v === null || v === ${zero}) delete value[k]; break;`;
     if (fn === undefined) return `${label} if (v === null) delete value[k]; break;`;
     const i = fns.push(fn) - 1;
     return (
@@ -114,7 +119,9 @@ class PruneCompiler {
       return (value, st) => this.structs.get(id)!(value, st);
     }
     this.pending.add(id);
-    const fields = structFields(schema).map(([k, child]) => [k, this.node(child)] as const);
+    const fields = structFields(schema).map(
+      ([k, child]) => [k, this.node(child), omittedZero(child)] as const,
+    );
     this.pending.delete(id);
     const pruner = generateStructPruner(fields);
     this.structs.set(id, pruner);
@@ -154,6 +161,26 @@ class PruneCompiler {
       }
       return value;
     };
+  }
+}
+
+/**
+ * The zero value (as JavaScript source) of a field declared omitZero: a plain value in Go, which
+ * decoding holds as that value and its JSON omits. Only a value of the declared type is dropped.
+ */
+function omittedZero(schema: TSchema): string | undefined {
+  const n = schema as Record<string, unknown>;
+  if (!n[OrchKeyword.omitZero]) return undefined;
+  switch (n.type) {
+    case 'string':
+      return "''";
+    case 'integer':
+    case 'number':
+      return '0';
+    case 'boolean':
+      return 'false';
+    default:
+      return undefined;
   }
 }
 

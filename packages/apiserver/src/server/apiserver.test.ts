@@ -50,6 +50,61 @@ describe('orch-apiserver resource API', () => {
     expect(JSON.parse(stored!.value.toString()).metadata).not.toHaveProperty('selfLink');
   });
 
+  it("drops the zeros of fields Go holds as plain values, as decoding into Kubernetes' types does", async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const labels = { app: 'zeros' };
+    const body = {
+      metadata: { name: 'zeros', generateName: '', resourceVersion: '' },
+      spec: {
+        replicas: 0, // a pointer in Go: kept
+        minReadySeconds: 0,
+        paused: false,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels, namespace: '' },
+          spec: {
+            hostNetwork: false,
+            terminationGracePeriodSeconds: 0, // a pointer in Go: kept
+            containers: [
+              { name: 'c', image: 'i', stdin: false, ports: [{ containerPort: 80, hostPort: 0 }] },
+            ],
+          },
+        },
+      },
+    };
+    const created = await req(`${deployments}?fieldManager=writer`, { method: 'POST', body });
+    expect(created.status).toBe(201);
+    const { metadata, spec } = created.json;
+    expect(metadata.generateName).toBeUndefined();
+    expect(spec).toMatchObject({ replicas: 0 });
+    expect(spec.minReadySeconds).toBeUndefined();
+    expect(spec.paused).toBeUndefined();
+    expect(spec.template.metadata).toEqual({ labels });
+    expect(spec.template.spec.hostNetwork).toBeUndefined();
+    expect(spec.template.spec.terminationGracePeriodSeconds).toBe(0);
+    expect(spec.template.spec.containers[0].stdin).toBeUndefined();
+    expect(spec.template.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+    // nor does the writer own them
+    const owned = JSON.stringify(metadata.managedFields[0].fieldsV1);
+    expect(owned).not.toContain('f:paused');
+    expect(owned).not.toContain('f:hostNetwork');
+    expect(owned).toContain('f:replicas');
+    // a merge patch setting one to its zero unsets it
+    const paused = await req(`${deployments}/zeros`, {
+      method: 'PATCH',
+      body: { spec: { paused: true } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(paused.json.spec.paused).toBe(true);
+    const resumed = await req(`${deployments}/zeros`, {
+      method: 'PATCH',
+      body: { spec: { paused: false } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(resumed.status).toBe(200);
+    expect(resumed.json.spec.paused).toBeUndefined();
+  });
+
   it('creates, reads, replaces and deletes an object with Kubernetes status codes', async () => {
     const created = await req(cms, {
       method: 'POST',
