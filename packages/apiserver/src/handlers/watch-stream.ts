@@ -121,8 +121,10 @@ export class WatchStream {
     /** When the stream ends: the request's timeoutSeconds, else {@link randomWatchTimeout}. */
     timeoutSeconds: number,
   ) {
-    const contentType =
-      negotiated.format === 'protobuf' ? `${negotiated.contentType};stream=watch` : negotiated.contentType;
+    // the media type alone, as Kubernetes names a watch's (the as=/g=/v= of a Table or metadata-only
+    // watch are not repeated), with ;stream=watch for protobuf's length-prefixed frames
+    const mediaType = negotiated.contentType.split(';')[0]!;
+    const contentType = negotiated.format === 'protobuf' ? `${mediaType};stream=watch` : mediaType;
     const headers: Record<string, string | string[]> = {
       'Content-Type': contentType,
       'Transfer-Encoding': 'chunked',
