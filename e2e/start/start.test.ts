@@ -134,6 +134,6 @@ describe('npm start (scripts/start.js)', () => {
       killed.child.kill('SIGKILL');
     });
     running = undefined;
-    await eventually(async () => daemonsOf(dataDir).length === 0, 'every daemon stopped', 30_000);
+    await eventually(async () => daemonsOf(dataDir).length === 0, 'every daemon stopped', 45_000);
   }, 180_000);
 });

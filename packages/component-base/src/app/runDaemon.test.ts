@@ -141,6 +141,49 @@ describe('runDaemon', () => {
     expect(r.err()).toContain('The launcher is gone (its IPC channel closed), shutting down');
   });
 
+  it('exits after a grace period when its stop hangs once the launcher is gone', async () => {
+    let out = '';
+    const exits: number[] = [];
+    const signals = new EventEmitter();
+    const hanging = scheduler(() => ({ stop: () => new Promise<void>(() => undefined) }));
+    void runDaemon(hanging, {
+      argv: ['--secure-port=0'],
+      stderr: { write: (t: string) => (out += t) },
+      exit: (c) => exits.push(c),
+      signals,
+      launcherChannel: true,
+      launcherGoneGraceMs: 50,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    signals.emit('disconnect');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(exits).toEqual([1]);
+    expect(out).toContain('stopping took longer than its grace period after the launcher went, exiting');
+  });
+
+  it('exits at once when the launcher is gone while it is still starting', async () => {
+    let out = '';
+    const exits: number[] = [];
+    const signals = new EventEmitter();
+    let started!: () => void;
+    const slow = scheduler(() => new Promise<void>((resolve) => (started = resolve)));
+    const code = runDaemon(slow, {
+      argv: ['--secure-port=0'],
+      stderr: { write: (t: string) => (out += t) },
+      exit: (c) => exits.push(c),
+      signals,
+      launcherChannel: true,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    signals.emit('disconnect');
+    expect(exits).toEqual([0]);
+    expect(out).toContain('The launcher is gone (its IPC channel closed) while starting, exiting');
+    // run returning later changes nothing
+    started();
+    expect(await code).toBe(0);
+    expect(exits).toEqual([0]);
+  });
+
   it('ignores a channel closing when it was not started with one', async () => {
     const r = launch(scheduler(), ['--secure-port=0']);
     await new Promise((resolve) => setImmediate(resolve));

@@ -71,9 +71,14 @@ export interface RunEnvironment {
    * by default, whether the real process (no `signals` given) has one.
    */
   launcherChannel?: boolean;
+  /** How long a graceful stop may take once the launcher is gone; 10 s by default. */
+  launcherGoneGraceMs?: number;
 }
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How long a daemon whose launcher is gone waits for its graceful stop before it exits anyway. */
+const LAUNCHER_GONE_GRACE_MS = 10_000;
 
 /** Paths Kubernetes always allows besides /healthz when the flag keeps its default. */
 const DEFAULT_HEALTH_PATHS = ['/readyz', '/livez'];
@@ -146,6 +151,24 @@ export async function runDaemon<C = Record<string, unknown>>(
   const metrics = new Registry();
   let server: SecureServer | undefined;
   let handle: void | DaemonHandle;
+  // A daemon started with an IPC channel to its launcher stops when the channel closes: the launcher
+  // is gone, killed outright perhaps, and nothing else would stop the daemon, which runs in a process
+  // group of its own. The channel itself does not keep the daemon running. Gone while the daemon is
+  // still starting (run has not returned), it exits at once, as SIGTERM's default would end it.
+  const signals = env.signals ?? process;
+  const launcherChannel = env.launcherChannel ?? (env.signals === undefined && process.channel !== undefined);
+  let starting = true;
+  const goneWhileStarting = (): void => {
+    if (!starting) return;
+    starting = false;
+    logger.info('The launcher is gone (its IPC channel closed) while starting, exiting');
+    logger.close();
+    exit(0);
+  };
+  if (launcherChannel) {
+    if (env.signals === undefined) process.channel?.unref();
+    signals.once('disconnect', goneWhileStarting);
+  }
   try {
     const config = spec.buildConfig ? spec.buildConfig(flags, featureGates) : (flags.toObject() as C);
     logger.info(`Version: ${version.gitVersion}`);
@@ -182,20 +205,20 @@ export async function runDaemon<C = Record<string, unknown>>(
       server,
     });
   } catch (err) {
+    if (!starting) return 0;
+    starting = false;
     logger.error(err instanceof FlagError ? err.message : `${spec.name} failed: ${errorMessage(err)}`);
     await server?.close();
     logger.close();
     return finish(1);
   }
 
-  const signals = env.signals ?? process;
+  if (!starting) return 0;
+  starting = false;
   const events: string[] = [...SHUTDOWN_SIGNALS];
-  // A daemon started with an IPC channel to its launcher stops when the channel closes: the launcher
-  // is gone, killed outright perhaps, and nothing else would stop the daemon, which runs in a process
-  // group of its own. The channel itself does not keep the daemon running.
-  if (env.launcherChannel ?? (env.signals === undefined && process.channel !== undefined)) {
+  if (launcherChannel) {
+    signals.off('disconnect', goneWhileStarting);
     events.push('disconnect');
-    if (env.signals === undefined) process.channel?.unref();
   }
   const signal = await new Promise<string>((resolve) => {
     const listeners = events.map((name) => {
@@ -212,6 +235,17 @@ export async function runDaemon<C = Record<string, unknown>>(
       ? 'The launcher is gone (its IPC channel closed), shutting down'
       : `Received ${signal}, shutting down`,
   );
+  // With its launcher gone, nobody stops a daemon whose graceful stop hangs (its peers, the apiserver
+  // among them, are stopping at the same time): it exits after a grace period, as a supervisor would
+  // kill it.
+  const deadline =
+    signal === 'disconnect'
+      ? setTimeout(() => {
+          logger.error('stopping took longer than its grace period after the launcher went, exiting');
+          logger.close();
+          exit(1);
+        }, env.launcherGoneGraceMs ?? LAUNCHER_GONE_GRACE_MS)
+      : undefined;
   let code = 0;
   try {
     await handle?.stop?.();
@@ -220,6 +254,7 @@ export async function runDaemon<C = Record<string, unknown>>(
     code = 1;
   }
   await server?.close();
+  clearTimeout(deadline);
   logger.close();
   return finish(code);
 }
