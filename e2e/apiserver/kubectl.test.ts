@@ -241,6 +241,11 @@ spec: {containers: [{name: c, image: busybox}]}
     expect(out).toMatch(/KIND:\s+Deployment/);
     expect(out).toMatch(/FIELD:\s+strategy/);
     expect(out).toContain('rollingUpdate');
+    // the field's description once: its type, declared without one, adds nothing
+    expect(out.split('How existing pods are replaced by new ones.').length).toBe(2);
+    const kind = await k('explain', 'deployment');
+    expect(kind).toMatch(/DESCRIPTION:\s+The desired state of a replicated application/);
+    expect(kind).toMatch(/apiVersion\t<string>\n\s+The versioned schema/);
   });
 
   it('watches creates, updates and deletes with get -w', async () => {

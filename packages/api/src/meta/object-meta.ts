@@ -118,6 +118,19 @@ export const LabelSelectorSchema = struct(
 );
 export type LabelSelector = Static<typeof LabelSelectorSchema>;
 
+export const apiVersionDescription =
+  'The versioned schema of this representation: group/version, or the version alone in the core group.';
+export const kindDescription = 'The kind this representation is of, in CamelCase.';
+
+/**
+ * The apiVersion and kind fields of a kind (Kubernetes' TypeMeta). They have no protobuf number: on
+ * the wire they travel in the envelope around the message.
+ */
+export const typeMeta = () => ({
+  apiVersion: str({ description: apiVersionDescription }),
+  kind: str({ description: kindDescription }),
+});
+
 /** The metadata field of a kind: `metadata` with protobuf number 1 in every Kubernetes message. */
 export const objectMeta = (): typeof ObjectMetaSchema =>
   field(ObjectMetaSchema, { proto: 1, description: 'Standard object metadata.' });

@@ -37,3 +37,47 @@ describe('the patch content types the OpenAPI documents offer', () => {
     expect(Object.keys(v3.paths[item]!.patch!.requestBody!.content)).toEqual(others);
   });
 });
+
+type Schemas = Record<
+  string,
+  { description?: string; properties?: Record<string, { description?: string }> }
+>;
+
+describe('the descriptions kubectl explain prints', () => {
+  const mappings = new RESTMapper(allKinds).all();
+  const info = { title: 'orch', version: 'test' };
+  const v3 = (group: string, version: string) =>
+    buildOpenAPIv3(
+      mappings.filter((m) => m.gvk.group === group && m.gvk.version === version),
+      info,
+    ) as unknown as { components: { schemas: Schemas } };
+
+  it('describe every kind, and its apiVersion and kind fields', () => {
+    const undescribed: string[] = [];
+    for (const m of mappings) {
+      const schemas = v3(m.gvk.group, m.gvk.version).components.schemas;
+      const root = Object.values(schemas).find((s) =>
+        (s as { 'x-kubernetes-group-version-kind'?: { kind: string }[] })[
+          'x-kubernetes-group-version-kind'
+        ]?.some((gvk) => gvk.kind === m.gvk.kind),
+      );
+      if (
+        !root?.description ||
+        !root.properties?.apiVersion?.description ||
+        !root.properties.kind?.description
+      )
+        undescribed.push(`${m.gvk.group}/${m.gvk.version} ${m.gvk.kind}`);
+    }
+    expect(undescribed).toEqual([]);
+  });
+
+  it('give a struct its own description, not that of the first field holding it', () => {
+    const schemas = v3('apps', 'v1').components.schemas;
+    const spec = schemas['io.k8s.api.apps.v1.DeploymentSpec']!;
+    const strategy = spec.properties!.strategy!;
+    expect(strategy.description).toBe('How existing pods are replaced by new ones.');
+    // DeploymentStrategy is declared without a description: explain prints the field's alone
+    expect(schemas['io.k8s.api.apps.v1.DeploymentStrategy']!.description).toBeUndefined();
+    expect(schemas['io.k8s.api.apps.v1.Deployment']!.description).toMatch(/replicated application/);
+  });
+});

@@ -1,4 +1,4 @@
-import { ListMetaSchema } from '../meta/object-meta';
+import { apiVersionDescription, kindDescription, ListMetaSchema } from '../meta/object-meta';
 import { DeleteOptionsSchema, StatusSchema, WatchEventSchema } from '../meta/status';
 import { OrchKeyword } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
@@ -146,13 +146,13 @@ export class OpenAPIBuilder {
         type: 'object',
         required: ['items'],
         properties: {
-          apiVersion: { type: 'string', description: 'Versioned schema of this representation.' },
+          apiVersion: { type: 'string', description: apiVersionDescription },
           items: {
             type: 'array',
             items: this.converter.ref(rootName),
             description: `List of ${decl.plural}.`,
           },
-          kind: { type: 'string', description: 'Kind of this representation.' },
+          kind: { type: 'string', description: kindDescription },
           metadata: this.converter.ref(
             ListMetaSchema[OrchKeyword.name as keyof typeof ListMetaSchema] as string,
             {

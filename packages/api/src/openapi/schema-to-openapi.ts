@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { OrchKeyword, type SpecialType } from '../schema/fields';
+import { OrchKeyword, typeDescription, type SpecialType } from '../schema/fields';
 
 export type OpenAPIDialect = 'v2' | 'v3';
 export type OpenAPISchema = Record<string, unknown>;
@@ -84,7 +84,10 @@ export class SchemaConverter {
     for (const [key, child] of Object.entries(props)) properties[key] = this.convert(child);
     if (Object.keys(properties).length) def.properties = properties;
     if (Array.isArray(n.required) && n.required.length) def.required = [...(n.required as string[])];
-    for (const k of ['description', 'x-kubernetes-map-type'] as const) if (n[k] !== undefined) def[k] = n[k];
+    // the struct's own description, not that of the first field found holding it
+    const description = typeDescription(node);
+    if (description !== undefined) def.description = description;
+    if (n['x-kubernetes-map-type'] !== undefined) def['x-kubernetes-map-type'] = n['x-kubernetes-map-type'];
     return name;
   }
 

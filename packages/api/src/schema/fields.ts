@@ -139,6 +139,7 @@ export type Required<T extends TSchema> = T & { readonly [RequiredBrand]: true }
 /** Symbol-keyed marks survive TypeBox's shallow copies (object spread copies own symbol keys). */
 const RequiredMark = Symbol.for('orch.required');
 const HooksMark = Symbol.for('orch.hooks');
+const TypeDescriptionMark = Symbol.for('orch.typeDescription');
 
 /** Marks a field required: present in the TypeScript type and validated as "Required value". */
 export function required<T extends TSchema>(
@@ -382,7 +383,16 @@ export function struct<P extends Record<string, TSchema>>(
   if (options.defaults || options.validate) {
     marks(node)[HooksMark] = { defaults: options.defaults, validate: options.validate };
   }
+  if (options.description !== undefined) marks(node)[TypeDescriptionMark] = options.description;
   return annotate(node, options);
+}
+
+/**
+ * What a named struct is, as declared with it: not the description of a field that holds one (what
+ * that field is for), which {@link field} puts on its copy in place of the struct's own.
+ */
+export function typeDescription(schema: TSchema): string | undefined {
+  return marks(schema)[TypeDescriptionMark] as string | undefined;
 }
 
 /**

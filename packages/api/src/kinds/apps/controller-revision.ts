@@ -1,20 +1,21 @@
 import type { Static } from '@sinclair/typebox';
-import { int64, rawExtension, required, str, struct } from '../../schema/fields';
+import { int64, rawExtension, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta, type OwnerReference } from '../../meta/object-meta';
+import { objectMeta, type OwnerReference, typeMeta } from '../../meta/object-meta';
 import { invalid, required as requiredError, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 
 export const ControllerRevisionSchema = struct(
   'io.k8s.api.apps.v1.ControllerRevision',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     data: rawExtension({ proto: 2, immutable: true, description: 'The serialized state of this revision.' }),
     revision: required(int64({ proto: 3, description: 'Revision number of the state in data.' })),
   },
   {
+    description:
+      'An immutable snapshot of state data, kept by DaemonSet and StatefulSet controllers to roll back and forward.',
     // Kubernetes' ValidateControllerRevision.
     validate: (rev): FieldError[] => [
       ...(rev.data === undefined || rev.data === null ? [requiredError('data', 'data is mandatory')] : []),

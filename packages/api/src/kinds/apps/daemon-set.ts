@@ -11,7 +11,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   child,
   notSupported,
@@ -200,13 +200,19 @@ export const DaemonSetStatusSchema = struct('io.k8s.api.apps.v1.DaemonSetStatus'
   }),
 });
 
-export const DaemonSetSchema = struct('io.k8s.api.apps.v1.DaemonSet', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(DaemonSetSpecSchema, { proto: 2, description: 'Desired behaviour of the daemon set.' }),
-  status: field(DaemonSetStatusSchema, { proto: 3, description: 'Most recently observed status; may lag.' }),
-});
+export const DaemonSetSchema = struct(
+  'io.k8s.api.apps.v1.DaemonSet',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(DaemonSetSpecSchema, { proto: 2, description: 'Desired behaviour of the daemon set.' }),
+    status: field(DaemonSetStatusSchema, {
+      proto: 3,
+      description: 'Most recently observed status; may lag.',
+    }),
+  },
+  { description: 'Runs a copy of a pod on each eligible node.' },
+);
 export type DaemonSet = Static<typeof DaemonSetSchema>;
 
 export const DaemonSetKind = defineKind({

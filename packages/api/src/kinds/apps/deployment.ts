@@ -13,7 +13,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   child,
   forbidden,
@@ -207,13 +207,19 @@ export const DeploymentStatusSchema = struct('io.k8s.api.apps.v1.DeploymentStatu
   collisionCount: int32({ proto: 8, description: 'Hash collisions met when naming the newest ReplicaSet.' }),
 });
 
-export const DeploymentSchema = struct('io.k8s.api.apps.v1.Deployment', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(DeploymentSpecSchema, { proto: 2, description: 'Desired behaviour of the deployment.' }),
-  status: field(DeploymentStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
-});
+export const DeploymentSchema = struct(
+  'io.k8s.api.apps.v1.Deployment',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(DeploymentSpecSchema, { proto: 2, description: 'Desired behaviour of the deployment.' }),
+    status: field(DeploymentStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
+  },
+  {
+    description:
+      'The desired state of a replicated application; its pod template is rolled out through ReplicaSets.',
+  },
+);
 export type Deployment = Static<typeof DeploymentSchema>;
 
 export const DeploymentKind = defineKind({

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, int32, int64, list, required, str, struct, type StructSchema } from '../../schema/fields';
+import { field, int32, int64, list, required, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { PodTemplateSpecSchema } from '../core/pod-spec';
@@ -65,13 +65,16 @@ export const ReplicaSetStatusSchema = struct('io.k8s.api.apps.v1.ReplicaSetStatu
   }),
 });
 
-export const ReplicaSetSchema = struct('io.k8s.api.apps.v1.ReplicaSet', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(ReplicaSetSpecSchema, { proto: 2, description: 'Desired behaviour of the replica set.' }),
-  status: field(ReplicaSetStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
-});
+export const ReplicaSetSchema = struct(
+  'io.k8s.api.apps.v1.ReplicaSet',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(ReplicaSetSpecSchema, { proto: 2, description: 'Desired behaviour of the replica set.' }),
+    status: field(ReplicaSetStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
+  },
+  { description: 'Keeps a number of identical pods, chosen by a selector, running.' },
+);
 export type ReplicaSet = Static<typeof ReplicaSetSchema>;
 
 export const ReplicaSetKind = defineKind({

@@ -12,7 +12,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import { nameIsDNSLabel } from '../../util/names';
 import type { NameValidator } from '../../validation/object-meta';
 import {
@@ -295,16 +295,19 @@ export const StatefulSetStatusSchema = struct('io.k8s.api.apps.v1.StatefulSetSta
   availableReplicas: int32({ proto: 11, description: 'Pods ready for at least minReadySeconds.' }),
 });
 
-export const StatefulSetSchema = struct('io.k8s.api.apps.v1.StatefulSet', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(StatefulSetSpecSchema, { proto: 2, description: 'Desired behaviour of the stateful set.' }),
-  status: field(StatefulSetStatusSchema, {
-    proto: 3,
-    description: 'Most recently observed status; may lag.',
-  }),
-});
+export const StatefulSetSchema = struct(
+  'io.k8s.api.apps.v1.StatefulSet',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(StatefulSetSpecSchema, { proto: 2, description: 'Desired behaviour of the stateful set.' }),
+    status: field(StatefulSetStatusSchema, {
+      proto: 3,
+      description: 'Most recently observed status; may lag.',
+    }),
+  },
+  { description: 'Runs pods with stable identities and storage, created and updated in order.' },
+);
 export type StatefulSet = Static<typeof StatefulSetSchema>;
 
 /**

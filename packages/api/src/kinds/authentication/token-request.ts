@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int64, list, required, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 
 /** Shortest lifetime a requested token may have (10 minutes). */
@@ -65,16 +65,19 @@ export const TokenRequestStatusSchema = struct('io.k8s.api.authentication.v1.Tok
   expirationTimestamp: required(time({ proto: 2, description: 'When the token expires.' })),
 });
 
-export const TokenRequestSchema = struct('io.k8s.api.authentication.v1.TokenRequest', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(field(TokenRequestSpecSchema, { proto: 2, description: 'The token wanted.' })),
-  status: field(TokenRequestStatusSchema, {
-    proto: 3,
-    description: 'The issued token, filled by the server.',
-  }),
-});
+export const TokenRequestSchema = struct(
+  'io.k8s.api.authentication.v1.TokenRequest',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(field(TokenRequestSpecSchema, { proto: 2, description: 'The token wanted.' })),
+    status: field(TokenRequestStatusSchema, {
+      proto: 3,
+      description: 'The issued token, filled by the server.',
+    }),
+  },
+  { description: 'Asks for a token of a service account; created as its token subresource.' },
+);
 export type TokenRequest = Static<typeof TokenRequestSchema>;
 
 /** The body of the serviceaccounts/token subresource; not a resource of its own. */

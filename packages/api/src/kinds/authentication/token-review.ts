@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, field, list, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { UserInfoSchema } from './user-info';
 
 export const TokenReviewSpecSchema = struct('io.k8s.api.authentication.v1.TokenReviewSpec', {
@@ -19,16 +19,19 @@ export const TokenReviewStatusSchema = struct('io.k8s.api.authentication.v1.Toke
   error: str({ proto: 3, description: 'Why the token could not be checked.' }),
 });
 
-export const TokenReviewSchema = struct('io.k8s.api.authentication.v1.TokenReview', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(TokenReviewSpecSchema, { proto: 2, description: 'The token to authenticate.' }),
-  status: field(TokenReviewStatusSchema, {
-    proto: 3,
-    description: 'Whether the token is valid, filled by the server.',
-  }),
-});
+export const TokenReviewSchema = struct(
+  'io.k8s.api.authentication.v1.TokenReview',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(TokenReviewSpecSchema, { proto: 2, description: 'The token to authenticate.' }),
+    status: field(TokenReviewStatusSchema, {
+      proto: 3,
+      description: 'Whether the token is valid, filled by the server.',
+    }),
+  },
+  { description: 'Asks the server to authenticate a token and say whom it identifies.' },
+);
 export type TokenReview = Static<typeof TokenReviewSchema>;
 
 export const TokenReviewKind = defineKind({

@@ -1,14 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import { field, required, str, struct, type StructSchema } from '../../schema/fields';
+import { field, required, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { SubjectAccessReviewSpecSchema } from './subject-access-review';
 import { SubjectAccessReviewStatusSchema } from './subject-access-review-status';
 
 const localSubjectAccessReviewFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   spec: required(
     field(SubjectAccessReviewSpecSchema, {
@@ -26,7 +25,10 @@ type LocalSubjectAccessReviewValue = Static<StructSchema<typeof localSubjectAcce
 export const LocalSubjectAccessReviewSchema = struct(
   'io.k8s.api.authorization.v1.LocalSubjectAccessReview',
   localSubjectAccessReviewFields,
-  { validate: (review, path) => validateLocalSubjectAccessReview(review, path) },
+  {
+    description: 'Asks whether a user or group may perform an action in one namespace.',
+    validate: (review, path) => validateLocalSubjectAccessReview(review, path),
+  },
 );
 export type LocalSubjectAccessReview = Static<typeof LocalSubjectAccessReviewSchema>;
 

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, required, str, struct } from '../../schema/fields';
+import { field, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { accessReviewAttributeFields, validateAttributesChoice } from './access-review-attributes';
 import { SubjectAccessReviewStatusSchema } from './subject-access-review-status';
 
@@ -11,21 +11,24 @@ export const SelfSubjectAccessReviewSpecSchema = struct(
   { validate: (spec, path) => validateAttributesChoice(spec, path) },
 );
 
-export const SelfSubjectAccessReviewSchema = struct('io.k8s.api.authorization.v1.SelfSubjectAccessReview', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(
-    field(SelfSubjectAccessReviewSpecSchema, {
-      proto: 2,
-      description: 'The action to check for the caller.',
+export const SelfSubjectAccessReviewSchema = struct(
+  'io.k8s.api.authorization.v1.SelfSubjectAccessReview',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(
+      field(SelfSubjectAccessReviewSpecSchema, {
+        proto: 2,
+        description: 'The action to check for the caller.',
+      }),
+    ),
+    status: field(SubjectAccessReviewStatusSchema, {
+      proto: 3,
+      description: 'The answer, filled by the server.',
     }),
-  ),
-  status: field(SubjectAccessReviewStatusSchema, {
-    proto: 3,
-    description: 'The answer, filled by the server.',
-  }),
-});
+  },
+  { description: 'Asks whether the requester may perform an action.' },
+);
 export type SelfSubjectAccessReview = Static<typeof SelfSubjectAccessReviewSchema>;
 
 export const SelfSubjectAccessReviewKind = defineKind({

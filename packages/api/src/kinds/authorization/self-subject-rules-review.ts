@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, field, list, required, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 
 export const ResourceRuleSchema = struct('io.k8s.api.authorization.v1.ResourceRule', {
   verbs: required(list(str(), { proto: 1, description: "Allowed verbs; '*' means all." })),
@@ -33,18 +33,21 @@ export const SubjectRulesReviewStatusSchema = struct('io.k8s.api.authorization.v
   evaluationError: str({ proto: 4, description: 'Why the rules could not be listed completely.' }),
 });
 
-export const SelfSubjectRulesReviewSchema = struct('io.k8s.api.authorization.v1.SelfSubjectRulesReview', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(
-    field(SelfSubjectRulesReviewSpecSchema, { proto: 2, description: 'The namespace to review.' }),
-  ),
-  status: field(SubjectRulesReviewStatusSchema, {
-    proto: 3,
-    description: 'The rules, filled by the server.',
-  }),
-});
+export const SelfSubjectRulesReviewSchema = struct(
+  'io.k8s.api.authorization.v1.SelfSubjectRulesReview',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(
+      field(SelfSubjectRulesReviewSpecSchema, { proto: 2, description: 'The namespace to review.' }),
+    ),
+    status: field(SubjectRulesReviewStatusSchema, {
+      proto: 3,
+      description: 'The rules, filled by the server.',
+    }),
+  },
+  { description: 'Lists the actions the requester may perform in a namespace.' },
+);
 export type SelfSubjectRulesReview = Static<typeof SelfSubjectRulesReviewSchema>;
 
 export const SelfSubjectRulesReviewKind = defineKind({

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, required, str, struct } from '../../schema/fields';
+import { field, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   accessReviewAttributeFields,
   accessReviewSubjectFields,
@@ -22,16 +22,19 @@ export const SubjectAccessReviewSpecSchema = struct(
 );
 export type SubjectAccessReviewSpec = Static<typeof SubjectAccessReviewSpecSchema>;
 
-export const SubjectAccessReviewSchema = struct('io.k8s.api.authorization.v1.SubjectAccessReview', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(field(SubjectAccessReviewSpecSchema, { proto: 2, description: 'The action to check.' })),
-  status: field(SubjectAccessReviewStatusSchema, {
-    proto: 3,
-    description: 'The answer, filled by the server.',
-  }),
-});
+export const SubjectAccessReviewSchema = struct(
+  'io.k8s.api.authorization.v1.SubjectAccessReview',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(field(SubjectAccessReviewSpecSchema, { proto: 2, description: 'The action to check.' })),
+    status: field(SubjectAccessReviewStatusSchema, {
+      proto: 3,
+      description: 'The answer, filled by the server.',
+    }),
+  },
+  { description: 'Asks whether a user or group may perform an action.' },
+);
 export type SubjectAccessReview = Static<typeof SubjectAccessReviewSchema>;
 
 export const SubjectAccessReviewKind = defineKind({

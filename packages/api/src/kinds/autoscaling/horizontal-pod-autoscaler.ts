@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, int32, int64, required, str, struct, time, type StructSchema } from '../../schema/fields';
+import { field, int32, int64, required, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isValidPathSegmentName } from '../../util/names';
 import { child, invalid, required as requiredError, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
@@ -102,16 +102,19 @@ export const HorizontalPodAutoscalerStatusSchema = struct(
   },
 );
 
-export const HorizontalPodAutoscalerSchema = struct('io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(HorizontalPodAutoscalerSpecSchema, { proto: 2, description: 'Behaviour of the autoscaler.' }),
-  status: field(HorizontalPodAutoscalerStatusSchema, {
-    proto: 3,
-    description: 'Current state of the autoscaler.',
-  }),
-});
+export const HorizontalPodAutoscalerSchema = struct(
+  'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(HorizontalPodAutoscalerSpecSchema, { proto: 2, description: 'Behaviour of the autoscaler.' }),
+    status: field(HorizontalPodAutoscalerStatusSchema, {
+      proto: 3,
+      description: 'Current state of the autoscaler.',
+    }),
+  },
+  { description: "Scales a workload's replicas between bounds, from observed metrics." },
+);
 export type HorizontalPodAutoscaler = Static<typeof HorizontalPodAutoscalerSchema>;
 
 /** The TARGETS cell: "<current>/<target>" for the CPU utilization metric, "<none>" without a target. */

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child } from '../../validation/field-error';
 import { validateNonnegative } from '../apps/int-or-percent';
 import { ageColumn, nameColumn } from '../columns';
@@ -17,13 +17,16 @@ export const ScaleStatusSchema = struct('io.k8s.api.autoscaling.v1.ScaleStatus',
   selector: str({ proto: 2, description: 'Label selector of the pods counted in replicas, in string form.' }),
 });
 
-export const ScaleSchema = struct('io.k8s.api.autoscaling.v1.Scale', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(ScaleSpecSchema, { proto: 2, description: 'Desired state of the scaled object.' }),
-  status: field(ScaleStatusSchema, { proto: 3, description: 'Current state of the scaled object.' }),
-});
+export const ScaleSchema = struct(
+  'io.k8s.api.autoscaling.v1.Scale',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(ScaleSpecSchema, { proto: 2, description: 'Desired state of the scaled object.' }),
+    status: field(ScaleStatusSchema, { proto: 3, description: 'Current state of the scaled object.' }),
+  },
+  { description: 'The desired and observed replica count of a scalable resource: its scale subresource.' },
+);
 export type Scale = Static<typeof ScaleSchema>;
 
 /**

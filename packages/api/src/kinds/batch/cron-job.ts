@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, field, int32, int64, list, oneOf, required, str, struct, time } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, humanDuration, nameColumn } from '../columns';
 import { ObjectReferenceSchema } from '../core/object-reference';
@@ -112,13 +112,13 @@ export const CronJobStatusSchema = struct('io.k8s.api.batch.v1.CronJobStatus', {
 export const CronJobSchema = struct(
   'io.k8s.api.batch.v1.CronJob',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     spec: field(CronJobSpecSchema, { proto: 2, description: 'Schedule and job template of the cron job.' }),
     status: field(CronJobStatusSchema, { proto: 3, description: 'Current status of the cron job.' }),
   },
   {
+    description: 'Runs Jobs on a repeating schedule written in cron format.',
     validate: (cj, path): FieldError[] => {
       const name = cj.metadata?.name ?? '';
       if (name.length <= CRON_JOB_NAME_MAX_LENGTH) return [];

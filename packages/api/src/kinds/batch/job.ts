@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, list, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   child,
   invalid,
@@ -83,8 +83,7 @@ export const JobStatusSchema = struct('io.k8s.api.batch.v1.JobStatus', {
 });
 
 const jobFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   spec: field(JobSpecSchema, { proto: 2, description: 'Desired behaviour of the job.' }),
   status: field(JobStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
@@ -92,6 +91,7 @@ const jobFields = {
 type JobValue = Static<StructSchema<typeof jobFields>>;
 
 export const JobSchema = struct('io.k8s.api.batch.v1.Job', jobFields, {
+  description: 'Runs pods until a given number of them complete successfully.',
   defaults: (job) => defaultJob(job),
   validate: (job, path) => validateJob(job, path),
 });

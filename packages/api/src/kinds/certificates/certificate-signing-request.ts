@@ -12,7 +12,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain } from '../../util/names';
 import type { NameValidator } from '../../validation/object-meta';
 import {
@@ -237,8 +237,7 @@ function validateConditions(status: CertificateSigningRequestStatusValue, path: 
 export const CertificateSigningRequestSchema = struct(
   'io.k8s.api.certificates.v1.CertificateSigningRequest',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     spec: required(
       field(CertificateSigningRequestSpecSchema, {
@@ -250,6 +249,10 @@ export const CertificateSigningRequestSchema = struct(
       proto: 3,
       description: 'Approval state and the issued certificate.',
     }),
+  },
+  {
+    description:
+      'A request for a certificate from a named signer, approved or denied before the signer issues it.',
   },
 );
 export type CertificateSigningRequest = Static<typeof CertificateSigningRequestSchema>;

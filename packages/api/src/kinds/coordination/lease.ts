@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, microTime, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { ageColumn, nameColumn } from '../columns';
 
 export const LeaseSpecSchema = struct('io.k8s.api.coordination.v1.LeaseSpec', {
@@ -17,12 +17,15 @@ export const LeaseSpecSchema = struct('io.k8s.api.coordination.v1.LeaseSpec', {
 });
 export type LeaseSpec = Static<typeof LeaseSpecSchema>;
 
-export const LeaseSchema = struct('io.k8s.api.coordination.v1.Lease', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(LeaseSpecSchema, { proto: 2, description: 'Specification of the lease.' }),
-});
+export const LeaseSchema = struct(
+  'io.k8s.api.coordination.v1.Lease',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(LeaseSpecSchema, { proto: 2, description: 'Specification of the lease.' }),
+  },
+  { description: 'A time-limited lock held by one holder, for leader election and node heartbeats.' },
+);
 export type Lease = Static<typeof LeaseSchema>;
 
 export const LeaseKind = defineKind({

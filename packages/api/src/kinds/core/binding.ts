@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, required, str, struct } from '../../schema/fields';
+import { field, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { notSupported, required as requiredError, type FieldError } from '../../validation/field-error';
 import { ObjectReferenceSchema } from './object-reference';
 
@@ -17,14 +17,16 @@ export function validatePodBinding(target: { kind?: string; name?: string } | un
 export const BindingSchema = struct(
   'io.k8s.api.core.v1.Binding',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     target: required(
       field(ObjectReferenceSchema, { proto: 2, description: 'The object to bind to (a node).' }),
     ),
   },
-  { validate: (binding) => validatePodBinding(binding.target) },
+  {
+    description: "Binding ties an object to another; a pod's binding assigns it to a node.",
+    validate: (binding) => validatePodBinding(binding.target),
+  },
 );
 export type Binding = Static<typeof BindingSchema>;
 

@@ -2,7 +2,7 @@ import { BlockList } from 'node:net';
 import type { Static } from '@sinclair/typebox';
 import { field, int32, list, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   isDNS1123Subdomain,
   isQualifiedName,
@@ -136,15 +136,18 @@ export const EndpointSubsetSchema = struct(
 );
 export type EndpointSubset = Static<typeof EndpointSubsetSchema>;
 
-export const EndpointsSchema = struct(core('Endpoints'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  subsets: list(EndpointSubsetSchema, {
-    proto: 2,
-    description: 'Sets of addresses and ports of the service.',
-  }),
-});
+export const EndpointsSchema = struct(
+  core('Endpoints'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    subsets: list(EndpointSubsetSchema, {
+      proto: 2,
+      description: 'Sets of addresses and ports of the service.',
+    }),
+  },
+  { description: 'The network addresses and ports that implement a service.' },
+);
 export type Endpoints = Static<typeof EndpointsSchema>;
 
 /** host:port as Go's net.JoinHostPort writes it (IPv6 hosts in brackets). */

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, microTime, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind, type ColumnDeclaration } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain, isQualifiedName } from '../../util/names';
 import { invalid, required, type FieldError } from '../../validation/field-error';
 import { humanDuration } from '../columns';
@@ -85,8 +85,7 @@ export function legacyValidateEvent(e: EventView): FieldError[] {
 }
 
 const eventFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   involvedObject: field(ObjectReferenceSchema, { proto: 2, description: 'The object the event is about.' }),
   reason: str({ proto: 3, omitZero: true, description: 'Short machine-readable reason for the transition.' }),
@@ -113,6 +112,7 @@ const eventFields = {
 };
 
 export const EventSchema = struct(core('Event'), eventFields, {
+  description: 'A report of something that happened in the cluster, about one object.',
   validate: (ev): FieldError[] => legacyValidateEvent(coreEventView(ev)),
 });
 export type Event = Static<typeof EventSchema>;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import { field, list, map, oneOf, quantity, required, str, struct } from '../../schema/fields';
+import { field, list, map, oneOf, quantity, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   child,
   duplicate,
@@ -185,12 +185,18 @@ export const LimitRangeSpecSchema = struct(
   },
 );
 
-export const LimitRangeSchema = struct(core('LimitRange'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(LimitRangeSpecSchema, { proto: 2, description: 'Limits enforced in the namespace.' }),
-});
+export const LimitRangeSchema = struct(
+  core('LimitRange'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(LimitRangeSpecSchema, { proto: 2, description: 'Limits enforced in the namespace.' }),
+  },
+  {
+    description:
+      "Minimums, maximums and defaults of the resources of a namespace's pods, containers and claims.",
+  },
+);
 export type LimitRange = Static<typeof LimitRangeSchema>;
 
 /** A timestamp as Go's time.RFC3339 prints it in UTC (second precision). */

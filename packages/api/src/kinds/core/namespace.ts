@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, list, str, struct, time } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isQualifiedName } from '../../util/names';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
@@ -62,17 +62,20 @@ export const NamespaceStatusSchema = struct(core('NamespaceStatus'), {
   }),
 });
 
-export const NamespaceSchema = struct(core('Namespace'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(NamespaceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the namespace.' }),
-  status: field(NamespaceStatusSchema, {
-    proto: 3,
-    default: {},
-    description: 'Current status of the namespace.',
-  }),
-});
+export const NamespaceSchema = struct(
+  core('Namespace'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(NamespaceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the namespace.' }),
+    status: field(NamespaceStatusSchema, {
+      proto: 3,
+      default: {},
+      description: 'Current status of the namespace.',
+    }),
+  },
+  { description: 'A scope for names: most objects belong to a namespace.' },
+);
 export type Namespace = Static<typeof NamespaceSchema>;
 
 export const NamespaceKind = defineKind({

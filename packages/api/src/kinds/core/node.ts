@@ -14,7 +14,7 @@ import {
   time,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isQualifiedName, isValidLabelValue, parseIPSloppy } from '../../util/names';
 import { child, duplicate, forbidden, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
@@ -264,13 +264,16 @@ export const NodeStatusSchema = struct(
   },
 );
 
-export const NodeSchema = struct(core('Node'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(NodeSpecSchema, { proto: 2, description: 'Behaviour of the node.' }),
-  status: field(NodeStatusSchema, { proto: 3, description: 'Most recently observed status of the node.' }),
-});
+export const NodeSchema = struct(
+  core('Node'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(NodeSpecSchema, { proto: 2, description: 'Behaviour of the node.' }),
+    status: field(NodeStatusSchema, { proto: 3, description: 'Most recently observed status of the node.' }),
+  },
+  { description: 'A machine that runs pods, with its capacity and conditions.' },
+);
 export type Node = Static<typeof NodeSchema>;
 
 /** Verbs Kubernetes lists for the proxy subresources (HTTP methods mapped to verbs). */

@@ -2,7 +2,7 @@ import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   child,
   forbidden,
@@ -109,21 +109,24 @@ export const PersistentVolumeClaimStatusSchema = struct(core('PersistentVolumeCl
   }),
 });
 
-export const PersistentVolumeClaimSchema = struct(core('PersistentVolumeClaim'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(PersistentVolumeClaimSpecSchema, {
-    proto: 2,
-    default: {},
-    description: 'Characteristics of the volume requested.',
-  }),
-  status: field(PersistentVolumeClaimStatusSchema, {
-    proto: 3,
-    default: {},
-    description: 'Current status of the claim.',
-  }),
-});
+export const PersistentVolumeClaimSchema = struct(
+  core('PersistentVolumeClaim'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(PersistentVolumeClaimSpecSchema, {
+      proto: 2,
+      default: {},
+      description: 'Characteristics of the volume requested.',
+    }),
+    status: field(PersistentVolumeClaimStatusSchema, {
+      proto: 3,
+      default: {},
+      description: 'Current status of the claim.',
+    }),
+  },
+  { description: 'A request for storage, bound to a PersistentVolume that meets it.' },
+);
 export type PersistentVolumeClaim = Static<typeof PersistentVolumeClaimSchema>;
 
 /** Kubernetes' ValidatePersistentVolumeClaimUpdate: the spec is fixed except volumeName once and storage growth. */

@@ -2,7 +2,7 @@ import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain } from '../../util/names';
 import {
   child,
@@ -207,21 +207,27 @@ export const PersistentVolumeStatusSchema = struct(core('PersistentVolumeStatus'
   reason: str({ proto: 3, description: 'Brief CamelCase reason of a failure.' }),
 });
 
-export const PersistentVolumeSchema = struct(core('PersistentVolume'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(PersistentVolumeSpecSchema, {
-    proto: 2,
-    default: {},
-    description: 'Specification of the volume.',
-  }),
-  status: field(PersistentVolumeStatusSchema, {
-    proto: 3,
-    default: {},
-    description: 'Current status of the volume.',
-  }),
-});
+export const PersistentVolumeSchema = struct(
+  core('PersistentVolume'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(PersistentVolumeSpecSchema, {
+      proto: 2,
+      default: {},
+      description: 'Specification of the volume.',
+    }),
+    status: field(PersistentVolumeStatusSchema, {
+      proto: 3,
+      default: {},
+      description: 'Current status of the volume.',
+    }),
+  },
+  {
+    description:
+      'A piece of storage in the cluster, provisioned by an administrator or dynamically, which a claim binds.',
+  },
+);
 export type PersistentVolume = Static<typeof PersistentVolumeSchema>;
 
 function volumeSource(spec: PersistentVolumeSpec | undefined): Record<string, unknown> {

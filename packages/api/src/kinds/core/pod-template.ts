@@ -1,17 +1,20 @@
 import type { Static } from '@sinclair/typebox';
-import { field, str, struct } from '../../schema/fields';
+import { field, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { nameColumn } from '../columns';
 import { formatLabels, layoutContainerCells } from './pod-columns';
 import { PodTemplateSpecSchema } from './pod-spec';
 
-export const PodTemplateSchema = struct('io.k8s.api.core.v1.PodTemplate', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  template: field(PodTemplateSpecSchema, { proto: 2, description: 'The pods created from this template.' }),
-});
+export const PodTemplateSchema = struct(
+  'io.k8s.api.core.v1.PodTemplate',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    template: field(PodTemplateSpecSchema, { proto: 2, description: 'The pods created from this template.' }),
+  },
+  { description: 'A template of pods to create.' },
+);
 export type PodTemplate = Static<typeof PodTemplateSchema>;
 
 export const PodTemplateKind = defineKind({

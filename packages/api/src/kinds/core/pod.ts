@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { bool, field, int32, int64, list, str, struct, time } from '../../schema/fields';
 import type { FieldErrorLike } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, forbidden, invalid, required as requiredError } from '../../validation/field-error';
 import { inclusiveRangeError } from '../../util/names';
 import { semanticEqual } from '../../validation/immutable';
@@ -24,13 +24,13 @@ export const POD_UPDATE_FORBIDDEN_MESSAGE =
 export const PodSchema = struct(
   'io.k8s.api.core.v1.Pod',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     spec: field(PodSpecSchema, { proto: 2, description: 'Desired behavior of the pod.' }),
     status: field(PodStatusSchema, { proto: 3, description: 'Most recently observed status of the pod.' }),
   },
   {
+    description: 'A group of containers run together on one node, sharing network and storage.',
     // Kubernetes' SetDefaults_Pod: only pods (not pod templates) get these.
     defaults: (pod) => {
       const spec = pod.spec;
@@ -54,8 +54,7 @@ export type Pod = Static<typeof PodSchema>;
 
 /** Body of the ephemeralcontainers subresource (Kubernetes 1.16-1.21). */
 export const EphemeralContainersSchema = struct('io.k8s.api.core.v1.EphemeralContainers', {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   ephemeralContainers: list(EphemeralContainerSchema, {
     proto: 2,
@@ -68,8 +67,7 @@ export type EphemeralContainers = Static<typeof EphemeralContainersSchema>;
 
 /** Query options of the pods/log subresource. */
 export const PodLogOptionsSchema = struct('io.k8s.api.core.v1.PodLogOptions', {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   container: str({ proto: 1, description: 'Container to stream logs of; the only container by default.' }),
   follow: bool({ proto: 2, description: 'Follow the log stream.' }),
   previous: bool({ proto: 3, description: 'Logs of the previous terminated container.' }),
@@ -86,8 +84,7 @@ export const PodLogOptionsSchema = struct('io.k8s.api.core.v1.PodLogOptions', {
 export type PodLogOptions = Static<typeof PodLogOptionsSchema>;
 
 const streamOptions = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   stdin: bool({ proto: 1, description: 'Redirect standard input.' }),
   stdout: bool({ proto: 2, description: 'Redirect standard output; true by default.' }),
   stderr: bool({ proto: 3, description: 'Redirect standard error; true by default.' }),
@@ -108,16 +105,14 @@ export type PodExecOptions = Static<typeof PodExecOptionsSchema>;
 
 /** Query options of the pods/portforward subresource over WebSockets. */
 export const PodPortForwardOptionsSchema = struct('io.k8s.api.core.v1.PodPortForwardOptions', {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   ports: list(int32(), { proto: 1, description: 'Ports to forward.' }),
 });
 export type PodPortForwardOptions = Static<typeof PodPortForwardOptionsSchema>;
 
 /** Query options of the pods/proxy subresource. */
 export const PodProxyOptionsSchema = struct('io.k8s.api.core.v1.PodProxyOptions', {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   path: str({ proto: 1, description: 'URL path of the proxied request.' }),
 });
 export type PodProxyOptions = Static<typeof PodProxyOptionsSchema>;

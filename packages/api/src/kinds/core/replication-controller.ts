@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { field, int32, int64, list, str, stringMap, struct, time } from '../../schema/fields';
 import type { FieldErrorLike } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, notSupported, required as requiredError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { formatLabels, layoutContainerCells } from './pod-columns';
@@ -107,8 +107,7 @@ export type ReplicationControllerStatus = Static<typeof ReplicationControllerSta
 export const ReplicationControllerSchema = struct(
   core('ReplicationController'),
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     spec: field(ReplicationControllerSpecSchema, {
       proto: 2,
@@ -120,6 +119,7 @@ export const ReplicationControllerSchema = struct(
     }),
   },
   {
+    description: 'Keeps a number of identical pods running; the older form of a ReplicaSet.',
     // Kubernetes' SetDefaults_ReplicationController: selector and labels default to the template's labels.
     defaults: (rc) => {
       const labels = rc.spec?.template?.metadata?.labels;

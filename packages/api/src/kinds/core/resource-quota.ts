@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, required, str, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, key, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { quantityValue } from './resources';
@@ -105,17 +105,20 @@ export const ResourceQuotaStatusSchema = struct(
   },
 );
 
-export const ResourceQuotaSchema = struct(core('ResourceQuota'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(ResourceQuotaSpecSchema, { proto: 2, description: 'Desired quota.' }),
-  status: field(ResourceQuotaStatusSchema, {
-    proto: 3,
-    default: {},
-    description: 'Enforced quota and current usage.',
-  }),
-});
+export const ResourceQuotaSchema = struct(
+  core('ResourceQuota'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(ResourceQuotaSpecSchema, { proto: 2, description: 'Desired quota.' }),
+    status: field(ResourceQuotaStatusSchema, {
+      proto: 3,
+      default: {},
+      description: 'Enforced quota and current usage.',
+    }),
+  },
+  { description: 'Limits the total resources and object counts of a namespace.' },
+);
 export type ResourceQuota = Static<typeof ResourceQuotaSchema>;
 
 /** Kubernetes' printResourceQuota cells: "name: used/hard, ..." split into requests and limits.* resources. */

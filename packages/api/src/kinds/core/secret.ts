@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, bytes, map, str, stringMap, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, maxLenError, regexError } from '../../util/names';
 import { forbidden, invalid, key, required, tooLong, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
@@ -28,8 +28,7 @@ export function isConfigMapKey(value: string): string[] {
 }
 
 const secretFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   immutable: bool({ proto: 5, description: 'If true, data cannot be updated.' }),
   data: map(bytes(), {
@@ -50,6 +49,7 @@ const secretFields = {
 type SecretValue = Static<StructSchema<typeof secretFields>>;
 
 export const SecretSchema = struct(core('Secret'), secretFields, {
+  description: 'Sensitive data, such as passwords, tokens or keys, for pods to consume.',
   // Kubernetes merges stringData into data when converting the request; stringData is never stored.
   defaults: (secret) => {
     if (secret.stringData === undefined) return;

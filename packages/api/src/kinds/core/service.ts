@@ -15,7 +15,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { formatLabels } from '../../util/labels';
 import {
   isDNS1123Label,
@@ -422,17 +422,20 @@ export const ServiceStatusSchema = struct(core('ServiceStatus'), {
   }),
 });
 
-export const ServiceSchema = struct(core('Service'), {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(ServiceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the service.' }),
-  status: field(ServiceStatusSchema, {
-    default: {},
-    proto: 3,
-    description: 'Most recently observed status of the service.',
-  }),
-});
+export const ServiceSchema = struct(
+  core('Service'),
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(ServiceSpecSchema, { proto: 2, default: {}, description: 'Behaviour of the service.' }),
+    status: field(ServiceStatusSchema, {
+      default: {},
+      proto: 3,
+      description: 'Most recently observed status of the service.',
+    }),
+  },
+  { description: 'A stable name and address for a set of pods chosen by a selector, and how to reach them.' },
+);
 export type Service = Static<typeof ServiceSchema>;
 
 /** Kubernetes' makePortString: "80/TCP,443:30443/TCP". */

@@ -12,7 +12,7 @@ import {
   type StructSchema,
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import {
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -105,8 +105,7 @@ export const EndpointSlicePortSchema = struct(
 export type EndpointSlicePort = Static<typeof EndpointSlicePortSchema>;
 
 const endpointSliceFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   addressType: required(
     oneOf(ADDRESS_TYPES, {
@@ -221,6 +220,8 @@ function validatePorts(ports: readonly EndpointSlicePort[]): FieldError[] {
 }
 
 export const EndpointSliceSchema = struct(discovery('EndpointSlice'), endpointSliceFields, {
+  description:
+    "A subset of the network endpoints of a service; together a service's slices hold all of them.",
   validate: (slice): FieldError[] => [...validateEndpoints(slice), ...validatePorts(slice.ports ?? [])],
 });
 export type EndpointSlice = Static<typeof EndpointSliceSchema>;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, microTime, required, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { invalid, required as requiredError, type FieldError } from '../../validation/field-error';
 import {
   EventSourceSchema,
@@ -22,8 +22,7 @@ export const EventSeriesSchema = struct(events('EventSeries'), {
 });
 
 const eventFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   eventTime: required(microTime({ proto: 2, description: 'When the event was first observed.' })),
   series: field(EventSeriesSchema, { proto: 3, description: 'The series this event belongs to, if any.' }),
@@ -93,6 +92,7 @@ export function validateEventsV1(ev: EventValue): FieldError[] {
 }
 
 export const EventSchema = struct(events('Event'), eventFields, {
+  description: 'A report of something that happened in the cluster, about one object.',
   validate: (ev): FieldError[] => validateEventsV1(ev),
 });
 export type Event = Static<typeof EventSchema>;

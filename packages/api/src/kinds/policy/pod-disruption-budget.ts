@@ -1,17 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import {
-  field,
-  int32,
-  int64,
-  intOrString,
-  map,
-  str,
-  struct,
-  time,
-  type StructSchema,
-} from '../../schema/fields';
+import { field, int32, int64, intOrString, map, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/int-or-percent';
 import { ageColumn, nameColumn } from '../columns';
@@ -71,13 +61,19 @@ export const PodDisruptionBudgetStatusSchema = struct('io.k8s.api.policy.v1beta1
   expectedPods: int32({ proto: 6, description: 'Total number of pods counted by this budget.' }),
 });
 
-export const PodDisruptionBudgetSchema = struct('io.k8s.api.policy.v1beta1.PodDisruptionBudget', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: field(PodDisruptionBudgetSpecSchema, { proto: 2, description: 'Desired behaviour of the budget.' }),
-  status: field(PodDisruptionBudgetStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
-});
+export const PodDisruptionBudgetSchema = struct(
+  'io.k8s.api.policy.v1beta1.PodDisruptionBudget',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: field(PodDisruptionBudgetSpecSchema, { proto: 2, description: 'Desired behaviour of the budget.' }),
+    status: field(PodDisruptionBudgetStatusSchema, {
+      proto: 3,
+      description: 'Most recently observed status.',
+    }),
+  },
+  { description: 'Limits how many pods of a set may be disrupted voluntarily at once.' },
+);
 export type PodDisruptionBudget = Static<typeof PodDisruptionBudgetSchema>;
 
 const intOrStringCell = (value: number | string | undefined): string =>

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { field, list, required, str, struct, type StructSchema } from '../../schema/fields';
+import { field, list, required, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { validateRBACName } from './rbac-name';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, required as requiredError, type FieldError } from '../../validation/field-error';
 import { validateRoleRef, validateRoleRefUpdate } from './binding-rules';
 import { bindingColumns } from './role-columns';
@@ -10,8 +10,7 @@ import { RoleRefSchema } from './role-ref';
 import { SubjectSchema } from './subject';
 
 const clusterRoleBindingFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   subjects: list(SubjectSchema, {
     proto: 2,
@@ -26,7 +25,10 @@ type ClusterRoleBindingValue = Static<StructSchema<typeof clusterRoleBindingFiel
 export const ClusterRoleBindingSchema = struct(
   'io.k8s.api.rbac.v1.ClusterRoleBinding',
   clusterRoleBindingFields,
-  { validate: (crb, path) => validateClusterRoleBinding(crb, path) },
+  {
+    description: 'Grants the permissions of a ClusterRole to subjects across the cluster.',
+    validate: (crb, path) => validateClusterRoleBinding(crb, path),
+  },
 );
 export type ClusterRoleBinding = Static<typeof ClusterRoleBindingSchema>;
 

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { field, list, str, struct, type StructSchema } from '../../schema/fields';
+import { field, list, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { validateRBACName } from './rbac-name';
-import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
+import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, required, type FieldError } from '../../validation/field-error';
 import { nameColumn } from '../columns';
 import { PolicyRuleSchema } from './policy-rule';
@@ -33,19 +33,25 @@ function validateAggregationRule(rule: AggregationRuleValue, path: string): Fiel
   ];
 }
 
-export const ClusterRoleSchema = struct('io.k8s.api.rbac.v1.ClusterRole', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  rules: list(PolicyRuleSchema, {
-    proto: 2,
-    description: 'The permissions of this role; managed by the controller when aggregationRule is set.',
-  }),
-  aggregationRule: field(AggregationRuleSchema, {
-    proto: 3,
-    description: 'Builds the rules of this role from other cluster roles.',
-  }),
-});
+export const ClusterRoleSchema = struct(
+  'io.k8s.api.rbac.v1.ClusterRole',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    rules: list(PolicyRuleSchema, {
+      proto: 2,
+      description: 'The permissions of this role; managed by the controller when aggregationRule is set.',
+    }),
+    aggregationRule: field(AggregationRuleSchema, {
+      proto: 3,
+      description: 'Builds the rules of this role from other cluster roles.',
+    }),
+  },
+  {
+    description:
+      'A cluster-wide set of permissions (policy rules), granted by RoleBindings and ClusterRoleBindings.',
+  },
+);
 export type ClusterRole = Static<typeof ClusterRoleSchema>;
 
 export const ClusterRoleKind = defineKind({

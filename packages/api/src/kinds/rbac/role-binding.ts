@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { field, list, required, str, struct } from '../../schema/fields';
+import { field, list, required, struct } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { validateRBACName } from './rbac-name';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child } from '../../validation/field-error';
 import { validateRoleRef, validateRoleRefUpdate } from './binding-rules';
 import { bindingColumns } from './role-columns';
@@ -12,8 +12,7 @@ import { SubjectSchema } from './subject';
 export const RoleBindingSchema = struct(
   'io.k8s.api.rbac.v1.RoleBinding',
   {
-    apiVersion: str(),
-    kind: str(),
+    ...typeMeta(),
     metadata: objectMeta(),
     subjects: list(SubjectSchema, {
       proto: 2,
@@ -26,7 +25,10 @@ export const RoleBindingSchema = struct(
       }),
     ),
   },
-  { validate: (rb, path) => validateRoleRef(rb.roleRef, child(path, 'roleRef'), ['Role', 'ClusterRole']) },
+  {
+    description: 'Grants the permissions of a Role or ClusterRole to subjects within a namespace.',
+    validate: (rb, path) => validateRoleRef(rb.roleRef, child(path, 'roleRef'), ['Role', 'ClusterRole']),
+  },
 );
 export type RoleBinding = Static<typeof RoleBindingSchema>;
 

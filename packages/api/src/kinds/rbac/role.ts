@@ -1,16 +1,15 @@
 import type { Static } from '@sinclair/typebox';
-import { list, str, struct, type StructSchema } from '../../schema/fields';
+import { list, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { validateRBACName } from './rbac-name';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { nameColumn } from '../columns';
 import { PolicyRuleSchema } from './policy-rule';
 import { createdAtColumn } from './role-columns';
 
 const roleFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   rules: list(PolicyRuleSchema, { proto: 2, description: 'The permissions of this role.' }),
 };
@@ -19,6 +18,7 @@ const roleFields = {
 type RoleValue = Static<StructSchema<typeof roleFields>>;
 
 export const RoleSchema = struct('io.k8s.api.rbac.v1.Role', roleFields, {
+  description: 'A namespaced set of permissions (policy rules), granted by RoleBindings.',
   validate: (role, path) => validateNamespacedRules(role.rules, child(path, 'rules')),
 });
 export type Role = Static<typeof RoleSchema>;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, int32, oneOf, required, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { child, forbidden, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 
@@ -32,8 +32,7 @@ export const systemPriorityClasses: Readonly<Record<string, number>> = Object.as
 export const PreemptionPolicies = ['PreemptLowerPriority', 'Never'] as const;
 
 const priorityClassFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   value: required(
     int32({
@@ -59,6 +58,7 @@ const priorityClassFields = {
 type PriorityClassValue = Static<StructSchema<typeof priorityClassFields>>;
 
 export const PriorityClassSchema = struct('io.k8s.api.scheduling.v1.PriorityClass', priorityClassFields, {
+  description: 'Maps a priority class name to the integer priority of the pods that name it.',
   validate: (pc, path) => validatePriorityClassValue(pc, path),
 });
 export type PriorityClass = Static<typeof PriorityClassSchema>;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { field, int32, list, required, str, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain, isQualifiedName } from '../../util/names';
 import {
   child,
@@ -96,12 +96,15 @@ function validateUniqueDriverNames(spec: CSINodeSpecValue, path: string): FieldE
   return errors;
 }
 
-export const CSINodeSchema = struct('io.k8s.api.storage.v1.CSINode', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(field(CSINodeSpecSchema, { proto: 2, description: 'The CSI drivers of the node.' })),
-});
+export const CSINodeSchema = struct(
+  'io.k8s.api.storage.v1.CSINode',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(field(CSINodeSpecSchema, { proto: 2, description: 'The CSI drivers of the node.' })),
+  },
+  { description: 'The CSI drivers installed on a node, named after the node.' },
+);
 export type CSINode = Static<typeof CSINodeSchema>;
 
 export const CSINodeKind = defineKind({

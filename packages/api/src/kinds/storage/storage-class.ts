@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, list, oneOf, required, str, stringMap, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isQualifiedName } from '../../util/names';
 import {
   child,
@@ -26,8 +26,7 @@ const MAX_PROVISIONER_PARAMETER_SIZE = 256 * 1024;
 const MAX_PROVISIONER_PARAMETER_LEN = 512;
 
 const storageClassFields = {
-  apiVersion: str(),
-  kind: str(),
+  ...typeMeta(),
   metadata: objectMeta(),
   provisioner: required(
     str({ proto: 2, description: 'Name of the volume plugin that provisions volumes of this class.' }),
@@ -59,6 +58,7 @@ const storageClassFields = {
 type StorageClassValue = Static<StructSchema<typeof storageClassFields>>;
 
 export const StorageClassSchema = struct('io.k8s.api.storage.v1.StorageClass', storageClassFields, {
+  description: 'A class of storage: the provisioner and parameters that provision its volumes dynamically.',
   validate: (sc, path) => validateStorageClass(sc, path),
 });
 export type StorageClass = Static<typeof StorageClassSchema>;

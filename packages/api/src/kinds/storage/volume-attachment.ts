@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { bool, field, required, str, stringMap, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
-import { objectMeta } from '../../meta/object-meta';
+import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { nameIsDNSSubdomain } from '../../util/names';
 import {
   child,
@@ -81,19 +81,22 @@ export const VolumeAttachmentStatusSchema = struct('io.k8s.api.storage.v1.Volume
   detachError: field(VolumeErrorSchema, { proto: 4, description: 'The last error of the detach operation.' }),
 });
 
-export const VolumeAttachmentSchema = struct('io.k8s.api.storage.v1.VolumeAttachment', {
-  apiVersion: str(),
-  kind: str(),
-  metadata: objectMeta(),
-  spec: required(
-    field(VolumeAttachmentSpecSchema, {
-      proto: 2,
-      immutable: true,
-      description: 'The attachment wanted; cannot be updated.',
-    }),
-  ),
-  status: field(VolumeAttachmentStatusSchema, { proto: 3, description: 'State of the attachment.' }),
-});
+export const VolumeAttachmentSchema = struct(
+  'io.k8s.api.storage.v1.VolumeAttachment',
+  {
+    ...typeMeta(),
+    metadata: objectMeta(),
+    spec: required(
+      field(VolumeAttachmentSpecSchema, {
+        proto: 2,
+        immutable: true,
+        description: 'The attachment wanted; cannot be updated.',
+      }),
+    ),
+    status: field(VolumeAttachmentStatusSchema, { proto: 3, description: 'State of the attachment.' }),
+  },
+  { description: 'The intent to attach a volume to a node, and whether it is attached.' },
+);
 export type VolumeAttachment = Static<typeof VolumeAttachmentSchema>;
 
 export const VolumeAttachmentKind = defineKind({
