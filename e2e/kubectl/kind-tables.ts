@@ -771,6 +771,58 @@ endpoints: []
         empty: ['empty', 'IPv6', '<unset>', '<unset>', age],
       },
     },
+    'ingresses.networking.k8s.io': {
+      resource: 'ingresses.networking.k8s.io',
+      manifests: `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+spec:
+  ingressClassName: nginx
+  tls: [{hosts: [a.example.com], secretName: tls}]
+  rules:
+  - host: a.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+  - host: b.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {name: http}}}}]}
+  - host: c.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+  - host: d.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: catch-all}
+spec:
+  defaultBackend: {service: {name: web, port: {number: 80}}}
+`,
+      columns: ['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'],
+      wide: [],
+      rows: {
+        web: ['web', 'nginx', 'a.example.com,b.example.com,c.example.com + 1 more...', '', '80, 443', age],
+        'catch-all': ['catch-all', '<none>', '*', '', '80', age],
+      },
+    },
+    'ingressclasses.networking.k8s.io': {
+      resource: 'ingressclasses.networking.k8s.io',
+      manifests: `apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: nginx}
+spec: {controller: k8s.io/ingress-nginx}
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: external}
+spec:
+  controller: example.com/lb
+  parameters: {apiGroup: example.com, kind: LBParams, name: big}
+`,
+      columns: ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE'],
+      wide: [],
+      rows: {
+        nginx: ['nginx', 'k8s.io/ingress-nginx', '<none>', age],
+        external: ['external', 'example.com/lb', 'LBParams.example.com/big', age],
+      },
+    },
     'events.events.k8s.io': {
       resource: 'events.events.k8s.io',
       manifests: `apiVersion: events.k8s.io/v1

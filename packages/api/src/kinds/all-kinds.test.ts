@@ -55,6 +55,8 @@ describe('every declared kind', () => {
       'coordination.k8s.io/Lease',
       'events.k8s.io/Event',
       'discovery.k8s.io/EndpointSlice',
+      'networking.k8s.io/Ingress',
+      'networking.k8s.io/IngressClass',
       'policy/PodDisruptionBudget',
       'policy/Eviction',
       'scheduling.k8s.io/PriorityClass',

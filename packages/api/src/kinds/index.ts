@@ -9,6 +9,7 @@ import { coordinationKinds } from './coordination';
 import { coreKinds } from './core';
 import { discoveryKinds } from './discovery';
 import { eventsKinds } from './events';
+import { networkingKinds } from './networking';
 import { policyKinds } from './policy';
 import { rbacKinds } from './rbac';
 import { schedulingKinds } from './scheduling';
@@ -21,6 +22,7 @@ export * from './batch';
 export * from './autoscaling';
 export * from './coordination';
 export * from './discovery';
+export * from './networking';
 export * from './policy';
 export * from './scheduling';
 export * from './rbac';
@@ -39,6 +41,7 @@ export const allKinds: readonly KindDeclaration<any>[] = [
   ...autoscalingKinds,
   ...coordinationKinds,
   ...discoveryKinds,
+  ...networkingKinds,
   ...eventsKinds,
   ...policyKinds,
   ...schedulingKinds,

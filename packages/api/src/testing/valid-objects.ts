@@ -481,6 +481,50 @@ const fixtures: Record<string, (t: FixtureTarget, version: string) => Json> = {
     note: 'assigned web-0 to node-1',
     type: 'Normal',
   }),
+  'networking.k8s.io/Ingress': () => ({
+    spec: {
+      ingressClassName: 'nginx',
+      defaultBackend: { resource: { apiGroup: 'example.com', kind: 'StorageBucket', name: 'static' } },
+      tls: [{ hosts: ['www.example.com', '*.example.com'], secretName: 'example-tls' }],
+      rules: [
+        {
+          host: 'www.example.com',
+          http: {
+            paths: [
+              { path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } },
+              {
+                path: '/api',
+                pathType: 'Exact',
+                backend: { service: { name: 'api', port: { name: 'http' } } },
+              },
+            ],
+          },
+        },
+        {
+          http: {
+            paths: [
+              {
+                pathType: 'ImplementationSpecific',
+                backend: { service: { name: 'web', port: { number: 8080 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  }),
+  'networking.k8s.io/IngressClass': () => ({
+    spec: {
+      controller: 'example.com/ingress-controller',
+      parameters: {
+        apiGroup: 'example.com',
+        kind: 'IngressParameters',
+        name: 'external',
+        scope: 'Namespace',
+        namespace: 'ingress',
+      },
+    },
+  }),
   'policy/PodDisruptionBudget': () => ({
     spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } },
   }),

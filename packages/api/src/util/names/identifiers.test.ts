@@ -7,6 +7,7 @@ import {
   isQualifiedName,
   isValidEnvVarName,
   isValidLabelValue,
+  isWildcardDNS1123Subdomain,
 } from './identifiers';
 
 const DNS1123_LABEL_MSG =
@@ -211,5 +212,27 @@ describe('isEnvVarName', () => {
   ])('%j', (value, expected) => {
     expect(isEnvVarName(value)).toEqual(expected);
     expect(isValidEnvVarName(value)).toEqual(expected);
+  });
+});
+
+describe('isWildcardDNS1123Subdomain', () => {
+  const msg =
+    "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  it.each<[string, string[]]>([
+    ['*.example.com', []],
+    ['*.a', []],
+    ['*.a-1.b-2', []],
+    ['example.com', [msg]],
+    ['*', [msg]],
+    ['*.', [msg]],
+    ['a.*.com', [msg]],
+    ['*.*.com', [msg]],
+    ['*.Example.com', [msg]],
+    [
+      `*.${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`,
+      ['must be no more than 253 characters'],
+    ],
+  ])('%j', (value, expected) => {
+    expect(isWildcardDNS1123Subdomain(value)).toEqual(expected);
   });
 });

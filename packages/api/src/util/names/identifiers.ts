@@ -136,6 +136,23 @@ export function isDNS1123Subdomain(value: string): readonly string[] {
   return errs ?? NONE;
 }
 
+const wildcardDNS1123SubdomainFmt = `\\*\\.${dns1123SubdomainFmt}`;
+const wildcardDNS1123SubdomainErrMsg =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRegexp = new RegExp(`^${wildcardDNS1123SubdomainFmt}$`);
+
+/** An RFC 1123 subdomain behind a wildcard first label (`*.example.com`: Ingress hosts). */
+export function isWildcardDNS1123Subdomain(value: string): readonly string[] {
+  let errs: string[] | undefined;
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs = [maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH)];
+  if (!wildcardDNS1123SubdomainRegexp.test(value)) {
+    (errs ??= []).push(
+      regexError(wildcardDNS1123SubdomainErrMsg, wildcardDNS1123SubdomainFmt, '*.example.com'),
+    );
+  }
+  return errs ?? NONE;
+}
+
 /** An RFC 1035 label (service names). */
 export function isDNS1035Label(value: string): readonly string[] {
   let errs: string[] | undefined;

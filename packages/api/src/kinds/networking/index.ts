@@ -1,0 +1,9 @@
+import type { KindDeclaration } from '../../schema/kind';
+import { IngressKind } from './ingress';
+import { IngressClassKind } from './ingress-class';
+
+export * from './ingress';
+export * from './ingress-class';
+
+/** The kinds of the networking.k8s.io group. */
+export const networkingKinds: readonly KindDeclaration<any>[] = [IngressKind, IngressClassKind];
