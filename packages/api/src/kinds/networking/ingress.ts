@@ -22,7 +22,7 @@ import {
 } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 import { TypedLocalObjectReferenceSchema } from '../core/object-reference';
-import { PortStatusSchema } from '../core/service';
+import { PORT_PROTOCOLS } from '../core/service';
 
 const networking = (name: string): string => `io.k8s.api.networking.v1.${name}`;
 
@@ -250,6 +250,12 @@ export const IngressSpecSchema = struct(networking('IngressSpec'), ingressSpecFi
   },
 });
 
+export const IngressPortStatusSchema = struct(networking('IngressPortStatus'), {
+  port: int32({ proto: 1, description: 'Port number of the ingress port.' }),
+  protocol: str({ proto: 2, enum: PORT_PROTOCOLS, description: 'Protocol of the ingress port.' }),
+  error: str({ proto: 3, description: 'Error of the port in CamelCase, empty when the port works.' }),
+});
+
 export const IngressLoadBalancerIngressSchema = struct(networking('IngressLoadBalancerIngress'), {
   ip: str({ proto: 1, omitZero: true, description: 'IP of an IP-based load-balancer ingress point.' }),
   hostname: str({
@@ -257,7 +263,7 @@ export const IngressLoadBalancerIngressSchema = struct(networking('IngressLoadBa
     omitZero: true,
     description: 'Hostname of a DNS-based load-balancer ingress point.',
   }),
-  ports: list(PortStatusSchema, {
+  ports: list(IngressPortStatusSchema, {
     proto: 4,
     listType: 'atomic',
     description: 'Status of the ports of the load balancer.',
