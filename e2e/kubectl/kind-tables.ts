@@ -823,6 +823,24 @@ spec:
         external: ['external', 'example.com/lb', 'LBParams.example.com/big', age],
       },
     },
+    'networkpolicies.networking.k8s.io': {
+      resource: 'networkpolicies.networking.k8s.io',
+      manifests: `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: db}
+spec:
+  podSelector: {matchLabels: {app: db}}
+  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{port: 5432}]}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny-all}
+spec: {podSelector: {}, policyTypes: [Ingress, Egress]}
+`,
+      columns: ['NAME', 'POD-SELECTOR', 'AGE'],
+      wide: [],
+      rows: { db: ['db', 'app=db', age], 'deny-all': ['deny-all', '<none>', age] },
+    },
     'events.events.k8s.io': {
       resource: 'events.events.k8s.io',
       manifests: `apiVersion: events.k8s.io/v1

@@ -57,6 +57,7 @@ describe('every declared kind', () => {
       'discovery.k8s.io/EndpointSlice',
       'networking.k8s.io/Ingress',
       'networking.k8s.io/IngressClass',
+      'networking.k8s.io/NetworkPolicy',
       'policy/PodDisruptionBudget',
       'policy/Eviction',
       'scheduling.k8s.io/PriorityClass',

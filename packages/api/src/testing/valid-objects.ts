@@ -525,6 +525,29 @@ const fixtures: Record<string, (t: FixtureTarget, version: string) => Json> = {
       },
     },
   }),
+  'networking.k8s.io/NetworkPolicy': () => ({
+    spec: {
+      podSelector: { matchLabels: { app: 'db' } },
+      ingress: [
+        {
+          from: [
+            {
+              podSelector: { matchLabels: { app: 'web' } },
+              namespaceSelector: { matchLabels: { team: 'a' } },
+            },
+            { ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } },
+          ],
+          ports: [
+            { protocol: 'TCP', port: 5432 },
+            { protocol: 'TCP', port: 'metrics' },
+            { protocol: 'UDP', port: 30000, endPort: 30100 },
+          ],
+        },
+      ],
+      egress: [{ to: [{ ipBlock: { cidr: '2001:db8::/32' } }] }],
+      policyTypes: ['Ingress', 'Egress'],
+    },
+  }),
   'policy/PodDisruptionBudget': () => ({
     spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } },
   }),

@@ -15,7 +15,7 @@ import {
 } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { objectMeta, typeMeta } from '../../meta/object-meta';
-import { isQualifiedName, isValidLabelValue, parseIPSloppy } from '../../util/names';
+import { isQualifiedName, isValidLabelValue, parseCIDR } from '../../util/names';
 import { child, duplicate, forbidden, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 
@@ -69,12 +69,7 @@ function validateUniqueTaints(taints: readonly Taint[], path: string): FieldErro
 
 /** The IP family of a CIDR such as 10.244.0.0/24 or fd00::/64; undefined when it is not one. */
 export function cidrFamily(cidr: string): 4 | 6 | undefined {
-  const slash = cidr.indexOf('/');
-  if (slash < 0) return undefined;
-  const family = parseIPSloppy(cidr.slice(0, slash));
-  const bits = cidr.slice(slash + 1);
-  if (family === undefined || !/^\d{1,3}$/.test(bits)) return undefined;
-  return Number(bits) <= (family === 4 ? 32 : 128) ? family : undefined;
+  return parseCIDR(cidr)?.family;
 }
 
 /** Kubernetes' ValidateNode rules on spec.podCIDRs: valid CIDRs, at most one per family, no duplicates. */

@@ -16,7 +16,12 @@ import {
   IngressRuleSchema,
   IngressSchema,
   IngressSpecSchema,
+  NetworkPolicyKind,
+  NetworkPolicyPeerSchema,
+  NetworkPolicyPortSchema,
+  NetworkPolicySpecSchema,
   networkingKinds,
+  type NetworkPolicy,
   type Ingress,
   type IngressClass,
 } from './index';
@@ -48,7 +53,12 @@ const validateClass = (spec: IngressClass['spec']): string[] => {
 
 describe('networking.k8s.io/v1', () => {
   it('serves Ingress and IngressClass as Kubernetes does', () => {
-    expect(networkingKinds).toEqual([IngressKind, IngressClassKind]);
+    expect(networkingKinds).toEqual([IngressKind, IngressClassKind, NetworkPolicyKind]);
+    expect(NetworkPolicyKind).toMatchObject({
+      plural: 'networkpolicies',
+      shortNames: ['netpol'],
+      namespaced: true,
+    });
     expect(IngressKind).toMatchObject({
       group: 'networking.k8s.io',
       versions: ['v1'],
@@ -236,6 +246,92 @@ describe('networking.k8s.io/v1', () => {
       ]);
       expect(params({ kind: 'P', name: 'p', scope: 'Global' })).toEqual([
         'spec.parameters.scope: Unsupported value: "Global": supported values: "Cluster", "Namespace"',
+      ]);
+    });
+  });
+
+  describe('NetworkPolicy', () => {
+    const policies = compileKind(NetworkPolicyKind as KindDeclaration<any>);
+    const check = (spec: NetworkPolicy['spec']): string[] => {
+      const obj: NetworkPolicy = { metadata: { name: 'p', namespace: 'default' }, spec };
+      policies.default(obj);
+      return messages(policies.validate(obj));
+    };
+
+    it('has Kubernetes protobuf numbers', () => {
+      expect(protos(NetworkPolicySpecSchema)).toEqual({
+        podSelector: 1,
+        ingress: 2,
+        egress: 3,
+        policyTypes: 4,
+      });
+      expect(protos(NetworkPolicyPeerSchema)).toEqual({ podSelector: 1, namespaceSelector: 2, ipBlock: 3 });
+      expect(protos(NetworkPolicyPortSchema)).toEqual({ protocol: 1, port: 2, endPort: 3 });
+    });
+
+    it('defaults the selector, the policy types and the port protocol as Kubernetes does', () => {
+      const obj: NetworkPolicy = { metadata: { name: 'p' }, spec: { ingress: [{ ports: [{ port: 80 }] }] } };
+      policies.default(obj);
+      expect(obj.spec).toEqual({
+        podSelector: {},
+        ingress: [{ ports: [{ port: 80, protocol: 'TCP' }] }],
+        policyTypes: ['Ingress'],
+      });
+      const egress: NetworkPolicy = { metadata: { name: 'p' }, spec: { egress: [{}] } };
+      policies.default(egress);
+      expect(egress.spec!.policyTypes).toEqual(['Ingress', 'Egress']);
+      const named: NetworkPolicy = {
+        metadata: { name: 'p' },
+        spec: { egress: [{}], policyTypes: ['Egress'] },
+      };
+      policies.default(named);
+      expect(named.spec!.policyTypes).toEqual(['Egress']);
+    });
+
+    it('checks ports, peers and address blocks', () => {
+      expect(
+        check({
+          ingress: [
+            {
+              ports: [
+                { port: 80, endPort: 79 },
+                { port: 'http', endPort: 90 },
+                { endPort: 1 },
+                { protocol: 'ICMP' },
+              ],
+              from: [{}, { podSelector: {}, ipBlock: { cidr: '10.0.0.0/8' } }],
+            },
+          ],
+          egress: [
+            {
+              to: [
+                { ipBlock: { cidr: '10.0.0.0/8', except: ['10.0.0.0/8', '11.0.0.0/16', 'x'] } },
+                { ipBlock: {} },
+              ],
+            },
+          ],
+        }),
+      ).toEqual([
+        'spec.ingress[0].ports[0].endPort: Invalid value: 79: must be greater than or equal to `port`',
+        'spec.ingress[0].ports[1].endPort: Invalid value: 90: may not be specified when `port` is non-numeric',
+        'spec.ingress[0].ports[2].endPort: Invalid value: 1: may not be specified when `port` is not specified',
+        'spec.ingress[0].ports[3].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
+        'spec.ingress[0].from[0]: Required value: must specify a peer',
+        'spec.ingress[0].from[1]: Forbidden: may not specify both ipBlock and another peer',
+        'spec.egress[0].to[0].ipBlock.except[0]: Invalid value: "10.0.0.0/8": must be a strict subset of `cidr`',
+        'spec.egress[0].to[0].ipBlock.except[1]: Invalid value: "11.0.0.0/16": must be a strict subset of `cidr`',
+        'spec.egress[0].to[0].ipBlock.except[2]: Invalid value: "x": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+        'spec.egress[0].to[1].ipBlock.cidr: Required value',
+      ]);
+    });
+
+    it('allows Ingress and Egress, at most both', () => {
+      expect(check({ policyTypes: ['Egress'] })).toEqual([]);
+      expect(check({ policyTypes: ['Ingress', 'Sideways'] })).toEqual([
+        'spec.policyTypes[1]: Unsupported value: "Sideways": supported values: "Egress", "Ingress"',
+      ]);
+      expect(check({ policyTypes: ['Ingress', 'Egress', 'Ingress'] })).toEqual([
+        'spec.policyTypes: Invalid value: []networking.PolicyType{"Ingress", "Egress", "Ingress"}: may not specify more than two policyTypes',
       ]);
     });
   });

@@ -1,4 +1,13 @@
-import { isValidIP, isValidPercent, isValidPortName, isValidPortNum, parseIPSloppy } from './network';
+import {
+  isStrictSubnet,
+  isValidCIDR,
+  isValidIP,
+  isValidPercent,
+  isValidPortName,
+  isValidPortNum,
+  parseCIDR,
+  parseIPSloppy,
+} from './network';
 
 describe('isValidPortName', () => {
   const charset = 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
@@ -89,5 +98,41 @@ describe('isValidPercent', () => {
     ['25%%', [msg]],
   ])('%j', (value, expected) => {
     expect(isValidPercent(value)).toEqual(expected);
+  });
+});
+
+describe('parseCIDR', () => {
+  it.each<[string, ReturnType<typeof parseCIDR>]>([
+    ['10.9.8.0/24', { family: 4, network: 0x0a090800n, prefix: 24 }],
+    ['10.9.8.7/24', { family: 4, network: 0x0a090800n, prefix: 24 }],
+    ['0.0.0.0/0', { family: 4, network: 0n, prefix: 0 }],
+    ['2001:db8::/64', { family: 6, network: 0x20010db8n << 96n, prefix: 64 }],
+    ['::ffff:10.0.0.1/128', { family: 6, network: (0xffffn << 32n) | 0x0a000001n, prefix: 128 }],
+    ['::/0', { family: 6, network: 0n, prefix: 0 }],
+    ['10.9.8.0', undefined],
+    ['10.9.8.0/33', undefined],
+    ['2001:db8::/129', undefined],
+    ['10.9.8/24', undefined],
+    ['10.9.8.0/x', undefined],
+  ])('%s', (value, expected) => {
+    expect(parseCIDR(value)).toEqual(expected);
+  });
+
+  it('gives the message Kubernetes gives for a bad CIDR', () => {
+    expect(isValidCIDR('10.0.0.0/8')).toEqual([]);
+    expect(isValidCIDR('10.0.0.0')).toEqual([
+      'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    ]);
+  });
+
+  it.each<[string, string, boolean]>([
+    ['10.0.0.0/8', '10.1.0.0/16', true],
+    ['10.0.0.0/8', '10.0.0.0/8', false],
+    ['10.0.0.0/8', '11.0.0.0/16', false],
+    ['10.0.0.0/16', '10.0.0.0/8', false],
+    ['2001:db8::/32', '2001:db8:1::/48', true],
+    ['2001:db8::/32', '10.0.0.0/16', false],
+  ])('%s strictly holds %s: %s', (outer, inner, expected) => {
+    expect(isStrictSubnet(outer, inner)).toBe(expected);
   });
 });
