@@ -247,7 +247,7 @@ describe('typed clients over protobuf against orch-apiserver', () => {
       await pods.evict('b', { deleteOptions: { gracePeriodSeconds: 0 } }).catch(() => undefined);
       expect(sent[sent.length - 1]!.path).toBe('POST /api/v1/namespaces/sub/pods/b/eviction');
       expect(JSON.parse(sent[sent.length - 1]!.body)).toEqual({
-        apiVersion: 'policy/v1beta1',
+        apiVersion: 'policy/v1',
         kind: 'Eviction',
         metadata: { name: 'b', namespace: 'sub' },
         deleteOptions: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },

@@ -876,7 +876,7 @@ reportingInstance: cm-1
     },
     'poddisruptionbudgets.policy': {
       resource: 'poddisruptionbudgets.policy',
-      manifests: `apiVersion: policy/v1beta1
+      manifests: `apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata: {name: pdb}
 spec:

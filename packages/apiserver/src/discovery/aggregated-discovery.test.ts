@@ -94,7 +94,7 @@ describe('aggregated discovery', () => {
       );
       expect(pods.subresources.find((x: any) => x.subresource === 'eviction').responseKind).toEqual({
         group: 'policy',
-        version: 'v1beta1',
+        version: 'v1',
         kind: 'Eviction',
       });
     });

@@ -246,7 +246,7 @@ describe('core/v1 Pod family declarations', () => {
     expect(ReplicationControllerKind.shortNames).toEqual(['rc']);
     expect(PodKind.subresources?.eviction).toEqual({
       group: 'policy',
-      version: 'v1beta1',
+      version: 'v1',
       kind: 'Eviction',
       verbs: ['create'],
     });

@@ -226,7 +226,7 @@ export const PodKind = defineKind({
   subresources: {
     status: true,
     binding: { kind: 'Binding', verbs: ['create'] },
-    eviction: { group: 'policy', version: 'v1beta1', kind: 'Eviction', verbs: ['create'] },
+    eviction: { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
     log: { kind: 'Pod', verbs: ['get'] },
     exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
     attach: { kind: 'PodAttachOptions', verbs: ['create', 'get'] },

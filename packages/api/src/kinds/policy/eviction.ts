@@ -4,7 +4,7 @@ import { defineKind } from '../../schema/kind';
 import { DeleteOptionsSchema, objectMeta, typeMeta } from '../../meta';
 
 export const EvictionSchema = struct(
-  'io.k8s.api.policy.v1beta1.Eviction',
+  'io.k8s.api.policy.v1.Eviction',
   {
     ...typeMeta(),
     metadata: objectMeta(),
@@ -23,7 +23,7 @@ export type Eviction = Static<typeof EvictionSchema>;
 /** The body of the pods/eviction subresource; never stored nor served as a resource of its own. */
 export const EvictionKind = defineKind({
   group: 'policy',
-  versions: ['v1beta1'],
+  versions: ['v1', 'v1beta1'],
   kind: 'Eviction',
   plural: 'evictions',
   singular: 'eviction',

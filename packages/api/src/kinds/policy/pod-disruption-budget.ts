@@ -1,10 +1,25 @@
 import type { Static } from '@sinclair/typebox';
-import { field, int32, int64, intOrString, map, struct, time, type StructSchema } from '../../schema/fields';
+import {
+  field,
+  int32,
+  int64,
+  intOrString,
+  list,
+  map,
+  str,
+  struct,
+  time,
+  type StructSchema,
+} from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
-import { child, invalid, type FieldError } from '../../validation/field-error';
+import { child, invalid, notSupported, type FieldError } from '../../validation/field-error';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/int-or-percent';
 import { ageColumn, nameColumn } from '../columns';
+import { ConditionSchema } from '../core/service';
+
+/** When running pods that are not ready may be evicted (spec.unhealthyPodEvictionPolicy). */
+export const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'] as const;
 
 const podDisruptionBudgetSpecFields = {
   minAvailable: intOrString({
@@ -20,11 +35,16 @@ const podDisruptionBudgetSpecFields = {
     proto: 3,
     description: 'Pods that may be unavailable after an eviction, as a count or a percentage.',
   }),
+  unhealthyPodEvictionPolicy: str({
+    proto: 4,
+    description:
+      'When running pods that are not ready may be evicted: IfHealthyBudget (default), while the budget has its healthy pods, or AlwaysAllow.',
+  }),
 };
 type PodDisruptionBudgetSpecValue = Static<StructSchema<typeof podDisruptionBudgetSpecFields>>;
 
 export const PodDisruptionBudgetSpecSchema = struct(
-  'io.k8s.api.policy.v1beta1.PodDisruptionBudgetSpec',
+  'io.k8s.api.policy.v1.PodDisruptionBudgetSpec',
   podDisruptionBudgetSpecFields,
   { validate: (spec, path) => validatePodDisruptionBudgetSpec(spec, path) },
 );
@@ -36,6 +56,12 @@ function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpecValue, pat
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
     errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
   }
+  const policy = spec.unhealthyPodEvictionPolicy;
+  if (policy !== undefined && !(UNHEALTHY_POD_EVICTION_POLICIES as readonly string[]).includes(policy)) {
+    errors.push(
+      notSupported(child(path, 'unhealthyPodEvictionPolicy'), policy, UNHEALTHY_POD_EVICTION_POLICIES),
+    );
+  }
   for (const name of ['minAvailable', 'maxUnavailable'] as const) {
     const value = spec[name];
     if (value === undefined) continue;
@@ -45,7 +71,7 @@ function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpecValue, pat
   return errors;
 }
 
-export const PodDisruptionBudgetStatusSchema = struct('io.k8s.api.policy.v1beta1.PodDisruptionBudgetStatus', {
+export const PodDisruptionBudgetStatusSchema = struct('io.k8s.api.policy.v1.PodDisruptionBudgetStatus', {
   observedGeneration: int64({
     proto: 1,
     description: 'Most recent generation observed when updating this status.',
@@ -59,10 +85,18 @@ export const PodDisruptionBudgetStatusSchema = struct('io.k8s.api.policy.v1beta1
   currentHealthy: int32({ proto: 4, description: 'Current number of healthy pods.' }),
   desiredHealthy: int32({ proto: 5, description: 'Minimum desired number of healthy pods.' }),
   expectedPods: int32({ proto: 6, description: 'Total number of pods counted by this budget.' }),
+  conditions: list(ConditionSchema, {
+    proto: 7,
+    patchMergeKey: 'type',
+    patchStrategy: 'merge',
+    listType: 'map',
+    listMapKeys: ['type'],
+    description: 'Observations of the budget, such as whether disruptions are allowed (DisruptionAllowed).',
+  }),
 });
 
 export const PodDisruptionBudgetSchema = struct(
-  'io.k8s.api.policy.v1beta1.PodDisruptionBudget',
+  'io.k8s.api.policy.v1.PodDisruptionBudget',
   {
     ...typeMeta(),
     metadata: objectMeta(),
@@ -81,11 +115,15 @@ const intOrStringCell = (value: number | string | undefined): string =>
 
 export const PodDisruptionBudgetKind = defineKind({
   group: 'policy',
-  versions: ['v1beta1'],
+  versions: ['v1', 'v1beta1'],
   kind: 'PodDisruptionBudget',
   plural: 'poddisruptionbudgets',
   singular: 'poddisruptionbudget',
   shortNames: ['pdb'],
+  deprecatedVersions: {
+    v1beta1:
+      'policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+, unavailable in v1.25+; use policy/v1 PodDisruptionBudget',
+  },
   namespaced: true,
   schema: PodDisruptionBudgetSchema,
   subresources: { status: true },

@@ -17,12 +17,13 @@ const protos = (s: { properties: Record<string, TSchema> }) =>
 const run = (schema: TSchema, value: unknown, path: string): string[] =>
   (structHooks(schema)!.validate!(value, path, { root: value }) as FieldError[]).map(errorMessage);
 
-describe('policy/v1beta1 PodDisruptionBudget', () => {
+describe('policy/v1 PodDisruptionBudget', () => {
   it('has Kubernetes protobuf numbers', () => {
     expect(protos(PodDisruptionBudgetSpecSchema)).toEqual({
       minAvailable: 1,
       selector: 2,
       maxUnavailable: 3,
+      unhealthyPodEvictionPolicy: 4,
     });
     expect(protos(PodDisruptionBudgetStatusSchema)).toEqual({
       observedGeneration: 1,
@@ -31,6 +32,7 @@ describe('policy/v1beta1 PodDisruptionBudget', () => {
       currentHealthy: 4,
       desiredHealthy: 5,
       expectedPods: 6,
+      conditions: 7,
     });
     const minAvailable = PodDisruptionBudgetSpecSchema.properties.minAvailable as unknown as Record<
       string,
@@ -40,6 +42,9 @@ describe('policy/v1beta1 PodDisruptionBudget', () => {
     const selector = PodDisruptionBudgetSpecSchema.properties.selector as unknown as Record<string, unknown>;
     expect(selector['x-kubernetes-patch-strategy']).toBe('replace');
     expect(PodDisruptionBudgetKind.shortNames).toEqual(['pdb']);
+    // served in both versions, stored in policy/v1
+    expect(PodDisruptionBudgetKind.versions).toEqual(['v1', 'v1beta1']);
+    expect(Object.keys(PodDisruptionBudgetKind.deprecatedVersions!)).toEqual(['v1beta1']);
   });
 
   it('validates minAvailable and maxUnavailable with Kubernetes messages', () => {
@@ -56,6 +61,16 @@ describe('policy/v1beta1 PodDisruptionBudget', () => {
       /^spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"half"}: a valid percent string must be a numeric string followed by an ending '%'/,
     );
     expect(run(PodDisruptionBudgetSpecSchema, { minAvailable: '50%' }, 'spec')).toEqual([]);
+    expect(
+      run(
+        PodDisruptionBudgetSpecSchema,
+        { minAvailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+        'spec',
+      ),
+    ).toEqual([]);
+    expect(run(PodDisruptionBudgetSpecSchema, { unhealthyPodEvictionPolicy: 'Sometimes' }, 'spec')).toEqual([
+      'spec.unhealthyPodEvictionPolicy: Unsupported value: "Sometimes": supported values: "AlwaysAllow", "IfHealthyBudget"',
+    ]);
   });
 
   it('prints NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE', () => {
@@ -75,11 +90,11 @@ describe('policy/v1beta1 PodDisruptionBudget', () => {
   });
 });
 
-describe('policy/v1beta1 Eviction', () => {
+describe('policy/v1 Eviction', () => {
   it('is the virtual body of pods/eviction', () => {
     expect(EvictionKind).toMatchObject({
       group: 'policy',
-      versions: ['v1beta1'],
+      versions: ['v1', 'v1beta1'],
       verbs: [],
       virtual: true,
       namespaced: true,

@@ -6,13 +6,13 @@ describe('pods/eviction', () => {
   const req = (path: string, options: Parameters<typeof httpsRequest>[1] = {}) =>
     httpsRequest(s.url + path, { ca: s.ca, ...options });
   const pods = '/api/v1/namespaces/default/pods';
-  const pdbs = '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets';
+  const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
   const evict = (name: string, extra: Record<string, unknown> = {}) =>
     req(`${pods}/${name}/eviction`, {
       method: 'POST',
-      body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name }, ...extra },
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name }, ...extra },
     });
-  const pod = async (name: string, labels: Record<string, string>, phase = 'Running') => {
+  const pod = async (name: string, labels: Record<string, string>, phase = 'Running', ready = true) => {
     const created = await req(pods, {
       method: 'POST',
       body: { metadata: { name, labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
@@ -21,14 +21,19 @@ describe('pods/eviction', () => {
     const running = await req(`${pods}/${name}/status`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/merge-patch+json' },
-      body: { status: { phase } },
+      body: { status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } },
     });
     expect(running.status).toBe(200);
   };
-  const budget = async (name: string, app: string, status: Record<string, unknown>) => {
+  const budget = async (
+    name: string,
+    app: string,
+    status: Record<string, unknown>,
+    spec: Record<string, unknown> = {},
+  ) => {
     const created = await req(pdbs, {
       method: 'POST',
-      body: { metadata: { name }, spec: { minAvailable: 1, selector: { matchLabels: { app } } } },
+      body: { metadata: { name }, spec: { minAvailable: 1, selector: { matchLabels: { app } }, ...spec } },
     });
     expect(created.status).toBe(201);
     const updated = await req(`${pdbs}/${name}/status`, {
@@ -119,5 +124,58 @@ describe('pods/eviction', () => {
       body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'other' } },
     });
     expect(mismatch.status).toBe(400);
+  });
+
+  it('evicts a pod that is not ready without taking a disruption, as its budget policy allows', async () => {
+    // IfHealthyBudget (the default): while the budget has the healthy pods it needs
+    await pod('api-0', { app: 'api' }, 'Running', false);
+    await budget('api', 'api', {
+      disruptionsAllowed: 0,
+      currentHealthy: 1,
+      desiredHealthy: 1,
+      expectedPods: 2,
+    });
+    expect((await evict('api-0')).status).toBe(201);
+    expect((await req(`${pods}/api-0`)).status).toBe(404);
+    expect((await req(`${pdbs}/api`)).json.status.disruptionsAllowed).toBe(0);
+
+    // ... and not when it lacks them
+    await pod('queue-0', { app: 'queue' }, 'Running', false);
+    await budget('queue', 'queue', {
+      disruptionsAllowed: 0,
+      currentHealthy: 0,
+      desiredHealthy: 1,
+      expectedPods: 1,
+    });
+    expect((await evict('queue-0')).status).toBe(429);
+
+    // AlwaysAllow: whatever the budget has
+    await pod('cache-0', { app: 'cache' }, 'Running', false);
+    await budget(
+      'cache',
+      'cache',
+      { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 1, expectedPods: 1 },
+      { unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    );
+    expect((await evict('cache-0')).status).toBe(201);
+    expect((await req(`${pods}/cache-0`)).status).toBe(404);
+  });
+
+  it('serves budgets in policy/v1 and policy/v1beta1, the older with a deprecation warning', async () => {
+    const old = await req('/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets/web');
+    expect(old.status).toBe(200);
+    expect(old.json.apiVersion).toBe('policy/v1beta1');
+    expect(old.headers.warning).toContain('policy/v1beta1 PodDisruptionBudget is deprecated in v1.21+');
+    const current = await req(`${pdbs}/web`);
+    expect(current.json.apiVersion).toBe('policy/v1');
+    expect(current.headers.warning).toBeUndefined();
+    const bad = await req(pdbs, {
+      method: 'POST',
+      body: { metadata: { name: 'bad' }, spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'Never' } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.message).toContain(
+      'spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"',
+    );
   });
 });

@@ -8,7 +8,10 @@ import { nowTime, type ApiObject } from '../object';
 
 interface DisruptionBudget {
   metadata: { name?: string; generation?: number };
-  spec?: { selector?: { matchLabels?: Record<string, string>; matchExpressions?: never[] } };
+  spec?: {
+    selector?: { matchLabels?: Record<string, string>; matchExpressions?: never[] };
+    unhealthyPodEvictionPolicy?: string;
+  };
   status?: {
     observedGeneration?: number;
     disruptionsAllowed?: number;
@@ -50,11 +53,25 @@ function ignoresBudgets(pod: ApiObject): boolean {
   );
 }
 
+/** Whether the pod counts as healthy for its budget: its Ready condition is True. */
+function isReady(pod: ApiObject): boolean {
+  const conditions = (pod.status as { conditions?: { type?: string; status?: string }[] } | undefined)
+    ?.conditions;
+  return (conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
 /**
  * Takes one disruption from the budget covering the pod (recording the pod in disruptedPods) or throws
- * the 429/403 Kubernetes answers; does nothing when no budget covers the pod.
+ * the 429/403 Kubernetes answers; does nothing when no budget covers the pod. A pod that is not ready
+ * takes nothing from its budget: it is evicted when the budget's unhealthyPodEvictionPolicy is
+ * AlwaysAllow, or (IfHealthyBudget, the default) while the budget has the healthy pods it needs. The
+ * answer is then 'unready': the pod may be deleted only as it was read, still not ready.
  */
-async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boolean): Promise<void> {
+async function takeDisruption(
+  store: GenericStore,
+  pod: ApiObject,
+  dryRun: boolean,
+): Promise<'taken' | 'unready' | 'uncovered'> {
   const prefix = collectionPrefix('policy', 'poddisruptionbudgets', pod.metadata.namespace ?? '');
   for (let attempt = 0; attempt < 8; attempt++) {
     const page = await store.storage.list(prefix);
@@ -62,7 +79,7 @@ async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boole
       .map((kv) => ({ kv, pdb: JSON.parse(kv.value.toString('utf8')) as DisruptionBudget }))
       .filter(({ pdb }) => {
         const selector = pdb.spec?.selector;
-        // a policy/v1beta1 budget with an empty selector selects nothing
+        // a budget with a nil or empty selector selects nothing here, in either version, as in Kubernetes
         if (
           !selector ||
           (!Object.keys(selector.matchLabels ?? {}).length && !selector.matchExpressions?.length)
@@ -74,7 +91,7 @@ async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boole
           return false;
         }
       });
-    if (!covering.length) return;
+    if (!covering.length) return 'uncovered';
     if (covering.length > 1) {
       throw statusErrors.internal(
         'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
@@ -83,6 +100,11 @@ async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boole
     const { kv, pdb } = covering[0]!;
     const name = pdb.metadata.name ?? '';
     const status = pdb.status ?? {};
+    if (!isReady(pod)) {
+      if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return 'unready';
+      const desired = status.desiredHealthy ?? 0;
+      if (desired > 0 && (status.currentHealthy ?? 0) >= desired) return 'unready';
+    }
     if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0))
       throw tooManyRequests(`The disruption budget ${name} is still being processed by the server.`);
     const allowed = status.disruptionsAllowed ?? 0;
@@ -94,13 +116,13 @@ async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boole
         `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
       );
     }
-    if (dryRun) return;
+    if (dryRun) return 'taken';
     status.disruptionsAllowed = allowed - 1;
     status.disruptedPods = { ...(status.disruptedPods ?? {}), [pod.metadata.name ?? '']: nowTime() };
     pdb.status = status;
     try {
       await store.storage.update(kv.key, Buffer.from(JSON.stringify(pdb)), kv.modRevision);
-      return;
+      return 'taken';
     } catch (e) {
       if (!(e instanceof StorageError && e.code === 'Conflict')) throw e;
     }
@@ -109,7 +131,7 @@ async function takeDisruption(store: GenericStore, pod: ApiObject, dryRun: boole
 }
 
 /**
- * pods/eviction: POST a policy/v1beta1 Eviction; the pod is deleted (with the eviction's
+ * pods/eviction: POST a policy/v1 (or v1beta1) Eviction; the pod is deleted (with the eviction's
  * deleteOptions) unless its PodDisruptionBudget allows no further disruption. 201 with a Success Status.
  */
 export const evictPod: SubresourceHandler = async (store, request) => {
@@ -123,9 +145,16 @@ export const evictPod: SubresourceHandler = async (store, request) => {
     throw statusErrors.badRequest(
       `the kind in the data (${String(eviction.kind)}) does not match the expected kind (Eviction)`,
     );
-  const options = (eviction.deleteOptions ?? {}) as DeleteOptions;
+  let options = (eviction.deleteOptions ?? {}) as DeleteOptions;
   const pod = await store.get(request.scope, request.name);
-  if (!ignoresBudgets(pod)) await takeDisruption(store, pod, request.scope.dryRun);
+  const taken = ignoresBudgets(pod) ? 'uncovered' : await takeDisruption(store, pod, request.scope.dryRun);
+  if (taken === 'unready' && !options.preconditions?.resourceVersion) {
+    // the pod was evicted for not being ready: a pod that became ready meanwhile is not deleted
+    options = {
+      ...options,
+      preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion },
+    };
+  }
   await store.delete(request.scope, request.name, options);
   return {
     code: 201,
