@@ -16,6 +16,7 @@ export { deletableResources, mappingForKind } from './controller/discovery';
 export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 
 // Controllers.
+export { DisruptionController } from './disruption/DisruptionController';
 export { EndpointsController } from './endpoint/EndpointsController';
 export {
   endpointSubsets,

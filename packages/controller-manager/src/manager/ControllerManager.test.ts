@@ -16,6 +16,7 @@ describe('--controllers', () => {
       'cronjob',
       'csrsigning',
       'deployment',
+      'disruption',
       'endpoint',
       'garbagecollector',
       'job',
@@ -24,6 +25,7 @@ describe('--controllers', () => {
       'serviceaccount',
     ]);
     expect(notBuilt).toContain('statefulset');
+    expect(notBuilt).not.toContain('disruption');
     expect(notBuilt).not.toContain('bootstrapsigner');
   });
 

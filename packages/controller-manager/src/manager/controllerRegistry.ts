@@ -2,6 +2,7 @@ import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
 import { startCSRSigning } from '../certificates/startCSRSigning';
 import { DeploymentController } from '../deployment/DeploymentController';
+import { DisruptionController } from '../disruption/DisruptionController';
 import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
 import { JobController } from '../job/JobController';
@@ -25,6 +26,7 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     batchPeriodFlag: 'endpoint-updates-batch-period',
     start: (ctx) => new EndpointsController(ctx),
   },
+  disruption: { start: (ctx) => new DisruptionController(ctx) },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
   garbagecollector: {
