@@ -202,6 +202,42 @@ describe.each([
     );
   }, 90_000);
 
+  it('drains a node past a disruption budget, which the disruption controller keeps', async () => {
+    await k('create', 'deployment', 'guarded', '--image=nginx', '--replicas=3');
+    await k('rollout', 'status', 'deployment/guarded', '--timeout=90s');
+    await k('create', 'pdb', 'guarded', '--selector=app=guarded', '--min-available=2');
+    type Budget = { status?: { disruptionsAllowed?: number; currentHealthy?: number } };
+    await eventually(
+      async () => (await json<Budget>('get', 'pdb', 'guarded')).status?.disruptionsAllowed === 1,
+      'the budget to allow one disruption',
+      60_000,
+    );
+    const node = (await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=guarded')).items[0]!.spec
+      .nodeName!;
+    // kubectl evicts through pods/eviction, which takes the budget's allowed disruption
+    const drained = await k(
+      'drain',
+      node,
+      '--pod-selector=app=guarded',
+      '--ignore-daemonsets',
+      '--timeout=120s',
+    );
+    expect(drained).toContain(`node/${node} drained`);
+    await k('rollout', 'status', 'deployment/guarded', '--timeout=90s');
+    const pods = (await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=guarded')).items.filter(
+      (p) => !p.metadata.deletionTimestamp,
+    );
+    expect(pods.map((p) => p.spec.nodeName)).not.toContain(node);
+    await eventually(
+      async () => (await json<Budget>('get', 'pdb', 'guarded')).status?.currentHealthy === 3,
+      'the budget to count 3 healthy pods again',
+      60_000,
+    );
+    await k('uncordon', node);
+    await k('delete', 'pdb', 'guarded');
+    await k('delete', 'deployment', 'guarded');
+  }, 240_000);
+
   it('completes a job with completions 3 and parallelism 2', async () => {
     // kubectl create job has no --completions: the manifest says it
     await kubectlOK(
