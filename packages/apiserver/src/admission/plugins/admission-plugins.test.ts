@@ -115,6 +115,52 @@ describe('the default admission plugins', () => {
     });
   });
 
+  describe('DefaultIngressClass', () => {
+    const classes = '/apis/networking.k8s.io/v1/ingressclasses';
+    const ingresses = '/apis/networking.k8s.io/v1/namespaces/adm/ingresses';
+    const ingress = (
+      name: string,
+      spec: Record<string, unknown> = {},
+      annotations?: Record<string, string>,
+    ) =>
+      call('POST', ingresses, {
+        metadata: { name, ...(annotations ? { annotations } : {}) },
+        spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
+      });
+    const ingressClass = (name: string, isDefault: boolean) =>
+      call('POST', classes, {
+        metadata: {
+          name,
+          ...(isDefault ? { annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } } : {}),
+        },
+        spec: { controller: 'example.com/ingress' },
+      });
+
+    it('gives a new Ingress that names no class the default class, the newest of several', async () => {
+      expect((await ingress('before')).json.spec.ingressClassName).toBeUndefined();
+      expect((await ingressClass('plain', false)).status).toBe(201);
+      expect((await ingress('no-default')).json.spec.ingressClassName).toBeUndefined();
+      expect((await ingressClass('first', true)).status).toBe(201);
+      expect((await ingress('defaulted')).json.spec.ingressClassName).toBe('first');
+      // creation times have whole seconds: the newer default is made a second later
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await ingressClass('second', true)).status).toBe(201);
+      expect((await ingress('newest')).json.spec.ingressClassName).toBe('second');
+    });
+
+    it('leaves an Ingress that names its class, by field or annotation, and updates', async () => {
+      expect((await ingress('named', { ingressClassName: 'plain' })).json.spec.ingressClassName).toBe(
+        'plain',
+      );
+      const annotated = await ingress('annotated', {}, { 'kubernetes.io/ingress.class': 'legacy' });
+      expect(annotated.status).toBe(201);
+      expect(annotated.json.spec.ingressClassName).toBeUndefined();
+      const updated = await mergePatch(`${ingresses}/annotated`, { metadata: { labels: { a: 'b' } } });
+      expect(updated.status).toBe(200);
+      expect(updated.json.spec.ingressClassName).toBeUndefined();
+    });
+  });
+
   describe('DefaultTolerationSeconds', () => {
     const notReady = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' };
     const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' };

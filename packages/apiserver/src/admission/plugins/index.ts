@@ -4,6 +4,7 @@ import type { Authorize } from './signer-authorization';
 import { CertificateApproval } from './certificate-approval';
 import { CertificateSigning } from './certificate-signing';
 import { CertificateSubjectRestriction } from './certificate-subject-restriction';
+import { DefaultIngressClass } from './default-ingress-class';
 import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { NamespaceLifecycle } from './namespace-lifecycle';
@@ -28,6 +29,7 @@ export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => A
   CertificateApproval: ({ authorize }) => new CertificateApproval(authorize),
   CertificateSigning: ({ authorize }) => new CertificateSigning(authorize),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+  DefaultIngressClass: ({ lookup }) => new DefaultIngressClass(lookup),
 };
 
 /** The plugins on by default. */
@@ -40,6 +42,7 @@ export const defaultAdmissionPlugins = [
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
+  'DefaultIngressClass',
 ];
 
 /** The plugins to run given --enable-admission-plugins and --disable-admission-plugins; unknown names are errors. */
