@@ -317,6 +317,20 @@ export const IngressSchema = struct(
   {
     description:
       'Rules that route HTTP and HTTPS traffic from outside the cluster to services, by host and path.',
+    // on create only, as Kubernetes' ValidateIngressCreate: objects stored before keep their pair
+    validate: (ingress, _path, context): FieldError[] => {
+      const annotation = ingress.metadata?.annotations?.[INGRESS_CLASS_ANNOTATION];
+      const className = ingress.spec?.ingressClassName;
+      if (context.old !== undefined || annotation === undefined || className === undefined) return [];
+      if (annotation === className) return [];
+      return [
+        invalid(
+          `annotations.${INGRESS_CLASS_ANNOTATION}`,
+          annotation,
+          'must match `ingressClassName` when both are specified',
+        ),
+      ];
+    },
   },
 );
 export type Ingress = Static<typeof IngressSchema>;

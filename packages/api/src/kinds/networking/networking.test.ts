@@ -197,6 +197,26 @@ describe('networking.k8s.io/v1', () => {
       ]);
     });
 
+    it('refuses a class annotation that differs from ingressClassName, on create only', () => {
+      const annotated = (value: string): Ingress => ({
+        metadata: {
+          name: 'web',
+          namespace: 'default',
+          annotations: { 'kubernetes.io/ingress.class': value },
+        },
+        spec: { ingressClassName: 'nginx', defaultBackend: service('web', { number: 80 }) },
+      });
+      expect(messages(ingresses.validate(annotated('nginx')))).toEqual([]);
+      expect(messages(ingresses.validate(annotated('traefik')))).toEqual([
+        'annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified',
+      ]);
+      const stored = {
+        ...annotated('traefik'),
+        metadata: { ...annotated('traefik').metadata, resourceVersion: '1' },
+      };
+      expect(messages(ingresses.validateUpdate(stored, stored))).toEqual([]);
+    });
+
     it('checks the load balancer status', () => {
       const obj = ingress({ defaultBackend: service('web', { number: 80 }) });
       obj.status = { loadBalancer: { ingress: [{ ip: '10.0.0.300' }, { hostname: '10.0.0.2' }] } };
