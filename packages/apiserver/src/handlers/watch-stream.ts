@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProtobufCodec } from '@orch/api';
-import type { Negotiated } from '../negotiation/negotiate';
+import { mediaTypeOf, type Negotiated } from '../negotiation/negotiate';
 import { answerJSON } from '../registry/answer-json';
 import { warningHeader } from './warning-header';
 
@@ -123,7 +123,7 @@ export class WatchStream {
   ) {
     // the media type alone, as Kubernetes names a watch's (the as=/g=/v= of a Table or metadata-only
     // watch are not repeated), with ;stream=watch for protobuf's length-prefixed frames
-    const mediaType = negotiated.contentType.split(';')[0]!;
+    const mediaType = mediaTypeOf(negotiated);
     const contentType = negotiated.format === 'protobuf' ? `${mediaType};stream=watch` : mediaType;
     const headers: Record<string, string | string[]> = {
       'Content-Type': contentType,

@@ -1,6 +1,6 @@
 import { stringify as toYAML } from 'yaml';
 import type { ProtobufCodec } from '@orch/api';
-import { negotiate, type Negotiated } from './negotiate';
+import { mediaTypeOf, negotiate, type Negotiated } from './negotiate';
 
 /** Writes a response object in the negotiated format. */
 export function encodeBody(
@@ -35,7 +35,7 @@ export function encodeStatus(
     negotiated = undefined;
   }
   if (negotiated?.format === 'protobuf') {
-    const contentType = negotiated.contentType.split(';')[0]!;
+    const contentType = mediaTypeOf(negotiated);
     return { body: Buffer.from(codec.encode(status as { apiVersion?: string; kind?: string })), contentType };
   }
   return { body: Buffer.from(JSON.stringify(status) + '\n'), contentType: 'application/json' };

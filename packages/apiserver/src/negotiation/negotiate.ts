@@ -15,6 +15,11 @@ export interface Negotiated {
   partial?: { group: string; version: string };
 }
 
+/** The negotiated media type without its parameters (a Table's as=, g=, v=): `application/json`. */
+export function mediaTypeOf(negotiated: Negotiated): string {
+  return negotiated.contentType.split(';')[0]!;
+}
+
 const tableGroups = new Set(['meta.k8s.io', 'meta.orch.io']);
 const tableVersions = new Set(['v1', 'v1beta1']);
 

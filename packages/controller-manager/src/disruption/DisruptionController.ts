@@ -173,7 +173,7 @@ export class DisruptionController extends QueueController {
           `Pod was expected by PDB ${namespace}/${name} to be deleted but it wasn't`,
         );
       }
-      const currentHealthy = countHealthyPods(pods, map.disrupted, now);
+      const currentHealthy = countHealthyPods(pods, map.disrupted);
       status = budgetStatus(pdb, { ...counts, currentHealthy }, map.disrupted, now);
     } catch (err) {
       const message = errorMessage(err);

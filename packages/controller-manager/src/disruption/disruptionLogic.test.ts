@@ -83,8 +83,8 @@ describe('the disrupted pods and the healthy count', () => {
       pod('c', false),
       pod('d', true, { deletionTimestamp: formatTime(now) }),
     ];
-    expect(countHealthyPods(pods, { a: evicted }, now)).toBe(1);
-    expect(countHealthyPods(pods, {}, now)).toBe(2);
+    expect(countHealthyPods(pods, { a: evicted })).toBe(1);
+    expect(countHealthyPods(pods, {})).toBe(2);
   });
 });
 

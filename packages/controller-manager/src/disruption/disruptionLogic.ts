@@ -1,7 +1,8 @@
 import {
-  formatTime,
   getScaledValueFromIntOrPercent,
   parseTime,
+  setCondition,
+  type ConditionLike,
   type Pod,
   type PodDisruptionBudget,
 } from '@orch/api';
@@ -106,27 +107,22 @@ export function disruptedPodMap(
   return { disrupted, recheckAt, overdue };
 }
 
-/** Ready pods not being deleted and not just evicted (Kubernetes' countHealthyPods). */
-export function countHealthyPods(
-  pods: readonly Pod[],
-  disrupted: Record<string, string>,
-  now: number,
-): number {
+/**
+ * Ready pods not being deleted and not just evicted (Kubernetes' countHealthyPods); `disrupted` holds
+ * only the evictions still pending ({@link disruptedPodMap}).
+ */
+export function countHealthyPods(pods: readonly Pod[], disrupted: Record<string, string>): number {
   let healthy = 0;
   for (const pod of pods) {
     if (pod.metadata?.deletionTimestamp) continue;
-    const at = disrupted[pod.metadata?.name ?? ''];
-    if (at !== undefined && parseTime(at) + DELETION_TIMEOUT_MS > now) continue;
+    if (disrupted[pod.metadata?.name ?? ''] !== undefined) continue;
     if (isPodReady(pod)) healthy++;
   }
   return healthy;
 }
 
-/**
- * Sets the DisruptionAllowed condition as Kubernetes' SetStatusCondition does: the transition time
- * changes only with the status.
- */
-export function setDisruptionAllowed(
+/** The budget's conditions with DisruptionAllowed set (Kubernetes' SetStatusCondition, see setCondition). */
+function setDisruptionAllowed(
   conditions: readonly Condition[] | undefined,
   status: 'True' | 'False',
   reason: string,
@@ -134,19 +130,19 @@ export function setDisruptionAllowed(
   observedGeneration: number | undefined,
   now: number,
 ): Condition[] {
-  const old = (conditions ?? []).find((c) => c.type === DISRUPTION_ALLOWED);
-  const condition: Condition = {
+  const condition: ConditionLike = {
     type: DISRUPTION_ALLOWED,
     status,
     ...(observedGeneration !== undefined ? { observedGeneration } : {}),
-    lastTransitionTime:
-      old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : formatTime(now),
     reason,
     message,
   };
-  return old
-    ? (conditions ?? []).map((c) => (c.type === DISRUPTION_ALLOWED ? condition : c))
-    : [...(conditions ?? []), condition];
+  // the declared condition's fields are all optional; the ones set here are the ones setCondition reads
+  return setCondition(
+    conditions as readonly ConditionLike[] | undefined,
+    condition,
+    () => now,
+  ) as Condition[];
 }
 
 /** The status a budget should have (Kubernetes' updatePdbStatus). */

@@ -3,7 +3,7 @@ import { field, int32, intOrString, list, str, struct } from '../../schema/field
 import { defineKind } from '../../schema/kind';
 import { LabelSelectorSchema, objectMeta, typeMeta } from '../../meta/object-meta';
 import { formatLabelSelector } from '../../util/labels';
-import { isStrictSubnet, isValidCIDR, isValidPortName, isValidPortNum, parseCIDR } from '../../util/names';
+import { isStrictSubnet, isValidCIDR, isValidPortName, isValidPortNum } from '../../util/names';
 import {
   child,
   forbidden,
@@ -101,11 +101,12 @@ function validateIPBlock(block: Static<typeof IPBlockSchema>, path: string): Fie
   const cidr = block.cidr ?? '';
   if (cidr === '') return [requiredError(child(path, 'cidr'))];
   const errs = isValidCIDR(cidr).map((msg) => invalid(child(path, 'cidr'), cidr, msg));
-  if (!parseCIDR(cidr)) return errs;
+  if (errs.length) return errs;
   (block.except ?? []).forEach((except, i) => {
     const at = child(child(path, 'except'), i);
-    errs.push(...isValidCIDR(except).map((msg) => invalid(at, except, msg)));
-    if (parseCIDR(except) && !isStrictSubnet(cidr, except))
+    const bad = isValidCIDR(except);
+    if (bad.length) errs.push(...bad.map((msg) => invalid(at, except, msg)));
+    else if (!isStrictSubnet(cidr, except))
       errs.push(invalid(at, except, 'must be a strict subset of `cidr`'));
   });
   return errs;

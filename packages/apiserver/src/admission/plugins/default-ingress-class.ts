@@ -1,10 +1,6 @@
+import { DEFAULT_INGRESS_CLASS_ANNOTATION, INGRESS_CLASS_ANNOTATION } from '@orch/api';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
-
-/** The annotation that makes an IngressClass the default one. */
-export const IS_DEFAULT_INGRESS_CLASS = 'ingressclass.kubernetes.io/is-default-class';
-/** The annotation that named an Ingress's class before spec.ingressClassName. */
-const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 interface IngressClass {
   metadata: { name?: string; creationTimestamp?: string; annotations?: Record<string, string> };
@@ -36,7 +32,7 @@ export class DefaultIngressClass implements AdmissionPlugin {
     if (a.object.metadata.annotations?.[INGRESS_CLASS_ANNOTATION] !== undefined) return;
     const classes = (await this.lookup.list('networking.k8s.io', 'ingressclasses', '')) as IngressClass[];
     const defaults = classes
-      .filter((c) => c.metadata.annotations?.[IS_DEFAULT_INGRESS_CLASS] === 'true')
+      .filter((c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true')
       .sort((x, y) => {
         const tx = Date.parse(x.metadata.creationTimestamp ?? '') || 0;
         const ty = Date.parse(y.metadata.creationTimestamp ?? '') || 0;

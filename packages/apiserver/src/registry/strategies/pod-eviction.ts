@@ -1,4 +1,4 @@
-import { labelSelectorAsSelector, type DeleteOptions } from '@orch/api';
+import { isConditionTrue, labelSelectorAsSelector, type ConditionLike, type DeleteOptions } from '@orch/api';
 import { StatusError, statusErrors } from '../../errors/status-error';
 import { StorageError } from '../../storage/storage-error';
 import type { SubresourceHandler } from '../custom-handlers';
@@ -55,9 +55,7 @@ function ignoresBudgets(pod: ApiObject): boolean {
 
 /** Whether the pod counts as healthy for its budget: its Ready condition is True. */
 function isReady(pod: ApiObject): boolean {
-  const conditions = (pod.status as { conditions?: { type?: string; status?: string }[] } | undefined)
-    ?.conditions;
-  return (conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return isConditionTrue((pod.status as { conditions?: ConditionLike[] } | undefined)?.conditions, 'Ready');
 }
 
 /**
