@@ -93,13 +93,11 @@ export {
   TaintToleration,
   untoleratedTaintReason,
 } from './plugins/tainttoleration/taintToleration';
-export { toleratesTaint, tolerationsTolerateTaint } from './plugins/tainttoleration/tolerations';
 export {
   ERR_NODE_SELECTOR_NOT_MATCH,
   NODE_AFFINITY,
   NodeAffinity,
 } from './plugins/nodeaffinity/nodeAffinity';
-export { NodeSelectorMatcher, RequiredNodeAffinity } from './plugins/nodeaffinity/nodeSelectorMatcher';
 export {
   NODE_RESOURCES_FIT,
   NodeResourcesFit,

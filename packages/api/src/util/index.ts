@@ -7,3 +7,4 @@ export * from './meta';
 export * from './time-zone';
 export * from './aggregate-text';
 export * from './remembering';
+export * from './scheduling';

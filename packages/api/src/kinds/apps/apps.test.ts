@@ -536,6 +536,31 @@ describe('StatefulSet', () => {
     }
   });
 
+  it('lets the template mount the volumes of its claim templates, and only those besides its own', () => {
+    const { PodSpecSchema } = jest.requireActual<typeof import('../core/pod-spec')>('../core/pod-spec');
+    const podSpec = {
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      containers: [
+        {
+          name: 'db',
+          image: 'db',
+          volumeMounts: [
+            { name: 'data', mountPath: '/data' },
+            { name: 'logs', mountPath: '/logs' },
+          ],
+        },
+      ],
+    };
+    const root = {
+      spec: { volumeClaimTemplates: [{ metadata: { name: 'data' } }], template: { spec: podSpec } },
+    };
+    const errors = (
+      structHooks(PodSpecSchema)!.validate!(podSpec, 'spec.template.spec', { root }) as FieldError[]
+    ).map(errorMessage);
+    expect(errors).toEqual(['spec.template.spec.containers[0].volumeMounts[1].name: Not found: "logs"']);
+  });
+
   it('defaults the claim retention policy to Retain and leaves ordinals and maxUnavailable unset', () => {
     expect(node(StatefulSetSpecSchema, 'persistentVolumeClaimRetentionPolicy').default).toEqual({});
     expect(node(StatefulSetSpecSchema, 'ordinals').default).toBeUndefined();

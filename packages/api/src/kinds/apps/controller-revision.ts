@@ -5,6 +5,9 @@ import { objectMeta, type OwnerReference, typeMeta } from '../../meta/object-met
 import { invalid, required as requiredError, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 
+/** The label naming, by its hash, the ControllerRevision a DaemonSet's or StatefulSet's pod was made from. */
+export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
+
 export const ControllerRevisionSchema = struct(
   'io.k8s.api.apps.v1.ControllerRevision',
   {

@@ -33,6 +33,14 @@ import { validateSelectorNotEmpty, validateWorkloadTemplate } from './template-r
 import { workloadCondition } from './workload-condition';
 import { containerColumns, selectorColumn } from './workload-columns';
 
+/** The label carrying the template generation a daemon pod was made from (deprecated, still set). */
+export const DAEMONSET_TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+/**
+ * The annotation in which apps/v1 carries a DaemonSet's template generation: set by the server, 1
+ * on create and one more at each update that changes the template.
+ */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
 export const DaemonSetUpdateStrategyTypes = ['RollingUpdate', 'OnDelete'] as const;
 
 const rollingUpdateDaemonSetFields = {
@@ -174,21 +182,29 @@ export const DaemonSetConditionSchema = workloadCondition('io.k8s.api.apps.v1.Da
 
 export const DaemonSetStatusSchema = struct('io.k8s.api.apps.v1.DaemonSetStatus', {
   currentNumberScheduled: required(
-    int32({ proto: 1, description: 'Nodes running at least one daemon pod and supposed to.' }),
+    int32({ proto: 1, default: 0, description: 'Nodes running at least one daemon pod and supposed to.' }),
   ),
   numberMisscheduled: required(
-    int32({ proto: 2, description: 'Nodes running the daemon pod but not supposed to.' }),
+    int32({ proto: 2, default: 0, description: 'Nodes running the daemon pod but not supposed to.' }),
   ),
-  desiredNumberScheduled: required(int32({ proto: 3, description: 'Nodes that should run the daemon pod.' })),
-  numberReady: required(int32({ proto: 4, description: 'Nodes whose daemon pod is ready.' })),
+  desiredNumberScheduled: required(
+    int32({ proto: 3, default: 0, description: 'Nodes that should run the daemon pod.' }),
+  ),
+  numberReady: required(int32({ proto: 4, default: 0, description: 'Nodes whose daemon pod is ready.' })),
   observedGeneration: int64({
     proto: 5,
+    omitZero: true,
     description: 'Generation most recently observed by the controller.',
   }),
-  updatedNumberScheduled: int32({ proto: 6, description: 'Nodes running the updated daemon pod.' }),
-  numberAvailable: int32({ proto: 7, description: 'Nodes whose daemon pod is available.' }),
+  updatedNumberScheduled: int32({
+    proto: 6,
+    omitZero: true,
+    description: 'Nodes running the updated daemon pod.',
+  }),
+  numberAvailable: int32({ proto: 7, omitZero: true, description: 'Nodes whose daemon pod is available.' }),
   numberUnavailable: int32({
     proto: 8,
+    omitZero: true,
     description: 'Nodes that should run the daemon pod but have none available.',
   }),
   collisionCount: int32({ proto: 9, description: 'Hash collisions met when naming the newest revision.' }),
@@ -208,6 +224,7 @@ export const DaemonSetSchema = struct(
     spec: field(DaemonSetSpecSchema, { proto: 2, description: 'Desired behaviour of the daemon set.' }),
     status: field(DaemonSetStatusSchema, {
       proto: 3,
+      default: {},
       description: 'Most recently observed status; may lag.',
     }),
   },

@@ -49,7 +49,9 @@ function validateReplicaSetSpec(spec: ReplicaSetSpecValue, path: string): FieldE
 export const ReplicaSetConditionSchema = workloadCondition('io.k8s.api.apps.v1.ReplicaSetCondition');
 
 export const ReplicaSetStatusSchema = struct('io.k8s.api.apps.v1.ReplicaSetStatus', {
-  replicas: required(int32({ proto: 1, description: 'Most recently observed number of replicas.' })),
+  replicas: required(
+    int32({ proto: 1, default: 0, description: 'Most recently observed number of replicas.' }),
+  ),
   fullyLabeledReplicas: int32({ proto: 2, description: 'Pods carrying all labels of the template.' }),
   readyReplicas: int32({ proto: 4, description: 'Number of ready replicas.' }),
   availableReplicas: int32({ proto: 5, description: 'Replicas ready for at least minReadySeconds.' }),
@@ -71,7 +73,11 @@ export const ReplicaSetSchema = struct(
     ...typeMeta(),
     metadata: objectMeta(),
     spec: field(ReplicaSetSpecSchema, { proto: 2, description: 'Desired behaviour of the replica set.' }),
-    status: field(ReplicaSetStatusSchema, { proto: 3, description: 'Most recently observed status.' }),
+    status: field(ReplicaSetStatusSchema, {
+      proto: 3,
+      default: {},
+      description: 'Most recently observed status.',
+    }),
   },
   { description: 'Keeps a number of identical pods, chosen by a selector, running.' },
 );

@@ -271,12 +271,13 @@ export const StatefulSetConditionSchema = workloadCondition('io.k8s.api.apps.v1.
 export const StatefulSetStatusSchema = struct('io.k8s.api.apps.v1.StatefulSetStatus', {
   observedGeneration: int64({
     proto: 1,
+    omitZero: true,
     description: 'Generation most recently observed by the controller.',
   }),
-  replicas: required(int32({ proto: 2, description: 'Pods created by the controller.' })),
-  readyReplicas: int32({ proto: 3, description: 'Pods with a Ready condition.' }),
-  currentReplicas: int32({ proto: 4, description: 'Pods created from the currentRevision.' }),
-  updatedReplicas: int32({ proto: 5, description: 'Pods created from the updateRevision.' }),
+  replicas: required(int32({ proto: 2, default: 0, description: 'Pods created by the controller.' })),
+  readyReplicas: int32({ proto: 3, omitZero: true, description: 'Pods with a Ready condition.' }),
+  currentReplicas: int32({ proto: 4, omitZero: true, description: 'Pods created from the currentRevision.' }),
+  updatedReplicas: int32({ proto: 5, omitZero: true, description: 'Pods created from the updateRevision.' }),
   currentRevision: str({
     proto: 6,
     description: 'Revision used for pods with ordinals below currentReplicas.',
@@ -292,7 +293,11 @@ export const StatefulSetStatusSchema = struct('io.k8s.api.apps.v1.StatefulSetSta
     patchStrategy: 'merge',
     description: 'Latest observations of the stateful set state.',
   }),
-  availableReplicas: int32({ proto: 11, description: 'Pods ready for at least minReadySeconds.' }),
+  availableReplicas: int32({
+    proto: 11,
+    default: 0,
+    description: 'Pods ready for at least minReadySeconds.',
+  }),
 });
 
 export const StatefulSetSchema = struct(
@@ -303,6 +308,7 @@ export const StatefulSetSchema = struct(
     spec: field(StatefulSetSpecSchema, { proto: 2, description: 'Desired behaviour of the stateful set.' }),
     status: field(StatefulSetStatusSchema, {
       proto: 3,
+      default: {},
       description: 'Most recently observed status; may lag.',
     }),
   },

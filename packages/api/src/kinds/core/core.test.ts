@@ -1106,6 +1106,10 @@ describe('PersistentVolumeClaim', () => {
       spec: { ...old.spec, volumeName: 'pv1', resources: { requests: { storage: '2Gi' } } },
     };
     expect(msgs(PersistentVolumeClaimKind.validateUpdate!(grown, old))).toEqual([]);
+    // an update leaving an unbound claim's spec alone (a label, an owner) passes
+    const unbound: PersistentVolumeClaim = { spec: { ...old.spec }, status: { phase: 'Pending' } };
+    const labelled: PersistentVolumeClaim = { ...unbound, metadata: { labels: { app: 'db' } } };
+    expect(msgs(PersistentVolumeClaimKind.validateUpdate!(labelled, unbound))).toEqual([]);
     const changed: PersistentVolumeClaim = { ...old, spec: { ...old.spec, accessModes: ['ReadWriteMany'] } };
     expect(msgs(PersistentVolumeClaimKind.validateUpdate!(changed, old))).toEqual([
       'spec: Forbidden: is immutable after creation except resources.requests for bound claims',

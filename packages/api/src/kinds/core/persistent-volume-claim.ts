@@ -134,7 +134,11 @@ function validateClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeCl
   const errors: FieldError[] = [];
   const newSpec: ClaimSpecValue = structuredClone(pvc.spec ?? {});
   const oldSpec: ClaimSpecValue = structuredClone(old.spec ?? {});
-  if (!old.spec?.volumeName) oldSpec.volumeName = newSpec.volumeName;
+  // binding sets volumeName once
+  if (!old.spec?.volumeName) {
+    if (newSpec.volumeName === undefined) delete oldSpec.volumeName;
+    else oldSpec.volumeName = newSpec.volumeName;
+  }
   const oldClass = old.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
   const newClass = pvc.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
   if (oldClass !== newClass) {

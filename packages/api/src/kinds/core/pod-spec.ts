@@ -12,7 +12,7 @@ import {
   stringMap,
   struct,
 } from '../../schema/fields';
-import type { FieldErrorLike, StructSchema } from '../../schema/fields';
+import type { FieldErrorLike, StructSchema, ValidationContext } from '../../schema/fields';
 import { LabelSelectorSchema, objectMeta } from '../../meta/object-meta';
 import { inclusiveRangeError, isQualifiedName, isValidIP } from '../../util/names';
 import { validateAnnotations, validateLabels } from '../../validation/object-meta';
@@ -363,8 +363,21 @@ function validatePolicy(value: string | undefined, valid: readonly string[], pat
 
 const initContainerForbidden = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 
+/**
+ * The volumes a controller adds to the pods it makes from a template: one per claim template of the
+ * object's spec.volumeClaimTemplates (a StatefulSet's), which the template's containers may mount.
+ */
+function claimTemplateVolumes(context: ValidationContext | undefined): string[] {
+  const templates = (context?.root as { spec?: { volumeClaimTemplates?: unknown } } | undefined)?.spec
+    ?.volumeClaimTemplates;
+  if (!Array.isArray(templates)) return [];
+  return templates
+    .map((t: { metadata?: { name?: unknown } } | null) => t?.metadata?.name)
+    .filter((n): n is string => typeof n === 'string');
+}
+
 /** Cross-field rules of Kubernetes' ValidatePodSpec (the per-struct rules live on each struct). */
-function validatePodSpec(spec: PodSpecValue, path: string): FieldErrorLike[] {
+function validatePodSpec(spec: PodSpecValue, path: string, context?: ValidationContext): FieldErrorLike[] {
   const errs: FieldErrorLike[] = [
     ...validatePolicy(spec.restartPolicy, restartPolicies, child(path, 'restartPolicy')),
     ...validatePolicy(spec.dnsPolicy, dnsPolicies, child(path, 'dnsPolicy')),
@@ -376,6 +389,7 @@ function validatePodSpec(spec: PodSpecValue, path: string): FieldErrorLike[] {
       errs.push(duplicate(child(child(child(path, 'volumes'), i), 'name'), v.name));
     volumeNames.add(v.name);
   });
+  const mountable = new Set([...volumeNames, ...claimTemplateVolumes(context)]);
 
   const containersPath = child(path, 'containers');
   const containers = spec.containers ?? [];
@@ -401,12 +415,12 @@ function validatePodSpec(spec: PodSpecValue, path: string): FieldErrorLike[] {
         }
       }
       (c.volumeMounts ?? []).forEach((m, j) => {
-        if (m.name && !volumeNames.has(m.name)) {
+        if (m.name && !mountable.has(m.name)) {
           errs.push(notFound(child(child(child(at, 'volumeMounts'), j), 'name'), m.name));
         }
       });
       (c.volumeDevices ?? []).forEach((d, j) => {
-        if (d.name && !volumeNames.has(d.name)) {
+        if (d.name && !mountable.has(d.name)) {
           errs.push(notFound(child(child(child(at, 'volumeDevices'), j), 'name'), d.name));
         }
       });

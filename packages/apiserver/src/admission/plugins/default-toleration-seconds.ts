@@ -1,3 +1,4 @@
+import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from '@orch/api';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
 
 interface Toleration {
@@ -10,8 +11,8 @@ interface Toleration {
 
 /** The NoExecute taints that every pod tolerates for a while unless it says otherwise. */
 const defaults: Toleration[] = [
-  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: TAINT_NODE_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
 ];
 
 /** DefaultTolerationSeconds: pods tolerate not-ready and unreachable nodes for 300 s by default. */

@@ -2,6 +2,7 @@ import type { KindDeclaration } from '@orch/api';
 import { Strategy } from '../strategy';
 import { CertificateSigningRequestStrategy } from './certificate-signing-request-strategy';
 import { CreateOnUpdateStrategy } from './create-on-update-strategy';
+import { DaemonSetStrategy } from './daemon-set-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
 import { PodStrategy } from './pod-strategy';
@@ -18,6 +19,7 @@ const strategies: Record<string, StrategyFactory> = {
   '/nodes': (d) => new NodeStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),
+  'apps/daemonsets': (d) => new DaemonSetStrategy(d),
   'certificates.k8s.io/certificatesigningrequests': (d) => new CertificateSigningRequestStrategy(d),
   '/endpoints': (d) => new CreateOnUpdateStrategy(d),
   '/events': (d) => new CreateOnUpdateStrategy(d),

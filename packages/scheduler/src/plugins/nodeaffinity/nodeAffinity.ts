@@ -1,10 +1,9 @@
-import type { Pod } from '@orch/api';
+import { NodeSelectorMatcher, RequiredNodeAffinity, type Pod } from '@orch/api';
 import type { CycleState } from '../../framework/cycleState';
 import type { FilterPlugin, PreFilterPlugin, ScorePlugin } from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
 import { Status } from '../../framework/status';
 import { defaultNormalizeScore } from '../helper/normalizeScore';
-import { NodeSelectorMatcher, RequiredNodeAffinity } from './nodeSelectorMatcher';
 
 export const NODE_AFFINITY = 'NodeAffinity';
 export const ERR_NODE_SELECTOR_NOT_MATCH = "node(s) didn't match node selector";

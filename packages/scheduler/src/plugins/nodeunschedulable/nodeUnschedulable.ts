@@ -1,14 +1,13 @@
-import type { Pod, Taint } from '@orch/api';
+import { TAINT_NODE_UNSCHEDULABLE, tolerationsTolerateTaint, type Pod, type Taint } from '@orch/api';
 import type { FilterPlugin } from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
 import { Status } from '../../framework/status';
-import { tolerationsTolerateTaint } from '../tainttoleration/tolerations';
 
 export const NODE_UNSCHEDULABLE = 'NodeUnschedulable';
 export const ERR_NODE_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const ERR_NODE_UNKNOWN_CONDITION = 'node(s) had unknown conditions';
 /** The taint a cordoned node stands for; pods tolerating it may still go there. */
-export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+export { TAINT_NODE_UNSCHEDULABLE };
 
 const unschedulableTaint: Taint = { key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' };
 

@@ -1,10 +1,15 @@
-import type { Pod, Taint, Toleration } from '@orch/api';
+import {
+  findUntoleratedTaint,
+  tolerationsTolerateTaint,
+  type Pod,
+  type Taint,
+  type Toleration,
+} from '@orch/api';
 import type { CycleState } from '../../framework/cycleState';
 import type { FilterPlugin, PreScorePlugin, ScorePlugin } from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
 import { Status } from '../../framework/status';
 import { defaultNormalizeScore } from '../helper/normalizeScore';
-import { findUntoleratedTaint, tolerationsTolerateTaint } from './tolerations';
 
 export const TAINT_TOLERATION = 'TaintToleration';
 const PRE_SCORE_KEY = 'PreScore' + TAINT_TOLERATION;

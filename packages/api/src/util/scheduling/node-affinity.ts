@@ -1,12 +1,7 @@
-import {
-  newRequirement,
-  type LabelOperator,
-  type LabelRequirement,
-  type Node,
-  type NodeSelectorRequirement,
-  type NodeSelectorTerm,
-  type Pod,
-} from '@orch/api';
+import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../kinds/core/affinity';
+import type { Node } from '../../kinds/core/node';
+import type { Pod } from '../../kinds/core/pod';
+import { newRequirement, type LabelOperator, type LabelRequirement } from '../labels/requirement';
 
 const OPERATORS: Record<string, LabelOperator> = {
   In: 'in',

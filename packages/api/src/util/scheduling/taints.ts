@@ -1,4 +1,5 @@
-import type { Taint, Toleration } from '@orch/api';
+import type { Taint } from '../../kinds/core/node';
+import type { Toleration } from '../../kinds/core/toleration';
 
 /** Kubernetes' ToleratesTaint: effect (empty matches all), key (empty matches all), then Exists or Equal. */
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
@@ -38,3 +39,12 @@ export function findUntoleratedTaint(
   }
   return undefined;
 }
+
+/** The taints Kubernetes puts on nodes for their conditions (well_known_taints.go). */
+export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+export const TAINT_NODE_MEMORY_PRESSURE = 'node.kubernetes.io/memory-pressure';
+export const TAINT_NODE_DISK_PRESSURE = 'node.kubernetes.io/disk-pressure';
+export const TAINT_NODE_PID_PRESSURE = 'node.kubernetes.io/pid-pressure';
+export const TAINT_NODE_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';

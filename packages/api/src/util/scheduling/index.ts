@@ -1,0 +1,2 @@
+export * from './node-affinity';
+export * from './taints';
