@@ -5,9 +5,8 @@ import {
   type Deployment,
   type PodDisruptionBudget,
 } from '@orch/api';
-import { eventually } from '@orch/apiserver';
 import { clientFor } from '@orch/client';
-import { startCluster, type Cluster } from './harness';
+import { startCluster, statusReaching, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -47,23 +46,8 @@ function budget(name: string, spec: PodDisruptionBudget['spec']): PodDisruptionB
 }
 
 /** The budget once its status reports `expected`, for the budget's current generation. */
-function budgetReaching(name: string, expected: Partial<NonNullable<PodDisruptionBudget['status']>>) {
-  const pdbs = clientFor(cluster.rest, PodDisruptionBudgetKind);
-  return eventually(
-    async () => {
-      const pdb = await pdbs.get(name, { namespace: NS });
-      const status = pdb.status ?? {};
-      const reached =
-        status.observedGeneration === pdb.metadata?.generation &&
-        Object.entries(expected).every(
-          ([k, v]) => JSON.stringify(status[k as keyof typeof status]) === JSON.stringify(v),
-        );
-      return reached ? pdb : undefined;
-    },
-    `budget ${name} to reach ${JSON.stringify(expected)}`,
-    30_000,
-  );
-}
+const budgetReaching = (name: string, expected: Partial<NonNullable<PodDisruptionBudget['status']>>) =>
+  statusReaching(clientFor(cluster.rest, PodDisruptionBudgetKind), name, expected, 30_000);
 
 test('a budget counts its pods, allows the disruptions beyond minAvailable, and eviction takes them', async () => {
   const deployments = clientFor(cluster.rest, DeploymentKind);

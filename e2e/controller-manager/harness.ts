@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { formatTime, PodKind, type Pod } from '@orch/api';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
+import { eventually, startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import {
   clientFor,
   loadKubeconfigFile,
   restConfigFromKubeconfig,
   RestClient,
   SharedInformerFactory,
+  type KubeObject,
   type SharedIndexInformer,
+  type TypedClient,
 } from '@orch/client';
 import { MemoryEventRecorder } from '@orch/component-base';
 import { ControllerManager, type ControllerManagerOptions } from '@orch/controller-manager';
@@ -91,7 +93,9 @@ export async function startCluster(overrides: Partial<ControllerManagerOptions> 
   const now = (): number => Date.now() + offset;
   const informers = new SharedInformerFactory(rest, {});
   const manager = new ControllerManager({
-    controllers: ['*'],
+    // The fake kubelet posts no node status: node lifecycle, which would mark every test node
+    // Unknown once a test moves the clock, runs where a test asks for it.
+    controllers: ['*', '-nodelifecycle'],
     informers,
     clientFor: async () => rest,
     recorderFor: () => new MemoryEventRecorder(),
@@ -212,5 +216,29 @@ export async function setPodStatus(
       },
     },
     { namespace: 'default', subresource: 'status' },
+  );
+}
+
+/**
+ * The object `name` in `default` once its status reports `expected` (each value compared as JSON)
+ * for the object's current generation.
+ */
+export function statusReaching<T extends KubeObject & { status?: object }>(
+  client: TypedClient<T>,
+  name: string,
+  expected: Partial<NonNullable<T['status']>>,
+  timeoutMs = 45_000,
+): Promise<T> {
+  return eventually(
+    async () => {
+      const obj = await client.get(name, { namespace: 'default' });
+      const status = (obj.status ?? {}) as Record<string, unknown>;
+      const reached =
+        status.observedGeneration === obj.metadata?.generation &&
+        Object.entries(expected).every(([k, v]) => JSON.stringify(status[k]) === JSON.stringify(v));
+      return reached ? obj : undefined;
+    },
+    `${name} to reach ${JSON.stringify(expected)}`,
+    timeoutMs,
   );
 }

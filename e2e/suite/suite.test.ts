@@ -238,6 +238,100 @@ describe.each([
     await k('delete', 'deployment', 'guarded');
   }, 240_000);
 
+  it('runs a daemon set: a pod bound to every node, a rolling update, kubectl get ds', async () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'agent', image: 'busybox' }] },
+        },
+      },
+    };
+    await kubectlOK(kc, ['apply', '-f', '-'], JSON.stringify(ds));
+    await k('rollout', 'status', 'daemonset/agent', '--timeout=90s');
+    const running = async (): Promise<PodView[]> =>
+      (await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=agent')).items.filter(
+        (p) => !p.metadata.deletionTimestamp,
+      );
+    const pods = await running();
+    expect(pods.map((p) => p.status?.phase)).toEqual(['Running', 'Running', 'Running']);
+    // the scheduler bound each pod to the node its affinity names
+    const nodes = (await json<{ items: { metadata: { name: string } }[] }>('get', 'nodes')).items.map(
+      (n) => n.metadata.name,
+    );
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...nodes].sort());
+
+    await k('set', 'image', 'daemonset/agent', 'agent=busybox:1.36');
+    await k('rollout', 'status', 'daemonset/agent', '--timeout=90s');
+    await eventually(
+      async () => {
+        const now = await running();
+        return now.length === 3 && now.every((p) => p.spec.containers[0]!.image === 'busybox:1.36');
+      },
+      'three updated agent pods',
+      60_000,
+    );
+    const table = await k('get', 'ds', 'agent');
+    expect(table.split('\n')[0]).toMatch(
+      /^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE$/,
+    );
+    expect(table.split('\n')[1]).toMatch(/^agent\s+3\s+3\s+3\s+3\s+3\s+<none>\s+\S+$/);
+    await k('delete', 'daemonset', 'agent');
+    await eventually(
+      async () => (await json<{ items: unknown[] }>('get', 'pods', '-l', 'app=agent')).items.length === 0,
+      'no agent pods',
+      60_000,
+    );
+  }, 240_000);
+
+  it('runs a stateful set: ordered pods with stable names and claims, kubectl get sts', async () => {
+    const sts = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'store' },
+      spec: {
+        replicas: 2,
+        serviceName: 'store',
+        selector: { matchLabels: { app: 'store' } },
+        template: {
+          metadata: { labels: { app: 'store' } },
+          spec: {
+            containers: [
+              { name: 'db', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+            ],
+          },
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ],
+      },
+    };
+    await kubectlOK(kc, ['apply', '-f', '-'], JSON.stringify(sts));
+    await k('rollout', 'status', 'statefulset/store', '--timeout=90s');
+    const pods = (await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=store')).items;
+    expect(pods.map((p) => [p.metadata.name, p.status?.phase])).toEqual([
+      ['store-0', 'Running'],
+      ['store-1', 'Running'],
+    ]);
+    const claims = await json<{ items: { metadata: { name: string } }[] }>('get', 'pvc', '-l', 'app=store');
+    expect(claims.items.map((c) => c.metadata.name)).toEqual(['data-store-0', 'data-store-1']);
+    expect((await k('get', 'sts', 'store')).split('\n')[1]).toMatch(/^store\s+2\/2\s+\S+$/);
+    await k('delete', 'statefulset', 'store');
+    await k('delete', 'pvc', '-l', 'app=store');
+    await eventually(
+      async () => (await json<{ items: unknown[] }>('get', 'pods', '-l', 'app=store')).items.length === 0,
+      'no store pods',
+      60_000,
+    );
+  }, 240_000);
+
   it('completes a job with completions 3 and parallelism 2', async () => {
     // kubectl create job has no --completions: the manifest says it
     await kubectlOK(

@@ -17,6 +17,52 @@ export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './cont
 
 // Controllers.
 export { DisruptionController } from './disruption/DisruptionController';
+export { StatefulSetController } from './statefulset/StatefulSetController';
+export {
+  claimMatchesRetentionPolicy,
+  claimName,
+  claimOwnerReferences,
+  identityMatches,
+  newStatefulSetPod,
+  newVersionedStatefulSetPod,
+  parentAndOrdinal,
+  podClaims,
+  POD_INDEX_LABEL,
+  STATEFUL_SET_POD_NAME_LABEL,
+  storageMatches,
+} from './statefulset/statefulPods';
+export {
+  applyRevision,
+  newStatefulSetRevision,
+  revisionsToTruncate,
+} from './statefulset/statefulSetRevisions';
+export { completeRollingUpdate, inconsistentStatus, replicaCounts } from './statefulset/statefulSetStatus';
+export { revisionHoldsTemplate, templateRevisionData } from './controller/templateRevision';
+export { DaemonSetController } from './daemonset/DaemonSetController';
+export {
+  compareDaemonPods,
+  daemonPodTemplate,
+  daemonPodTolerations,
+  findUpdatedPodsOnNode,
+  isPodUpdated,
+  nodeNameAffinity,
+  nodeShouldRunDaemonPod,
+  targetNodeName,
+  templateGeneration,
+  type NodePlacement,
+} from './daemonset/daemonPods';
+export { daemonSetCounts, statusHolds, type DaemonSetCounts } from './daemonset/daemonSetStatus';
+export { allowsSurge, managePlan, type ManagePlan } from './daemonset/managePlan';
+export {
+  DAEMON_SET_GVK,
+  maxRevision,
+  newRevision,
+  revisionData,
+  revisionHash,
+  revisionMatches,
+  revisionsToDelete,
+} from './daemonset/revisionHistory';
+export { rollingUpdatePlan, updateBounds, type RollingUpdateStep } from './daemonset/rollingUpdatePlan';
 export { EndpointsController } from './endpoint/EndpointsController';
 export {
   endpointSubsets,
@@ -54,6 +100,95 @@ export { GarbageCollector } from './garbagecollector/GarbageCollector';
 export { removeOwnerReferencesPatch } from './garbagecollector/removeOwnerReferencesPatch';
 export { decideDependent, type GCDecision, type OwnerLookup } from './garbagecollector/ownerClassification';
 export { NamespaceController, KUBERNETES_FINALIZER } from './namespace/NamespaceController';
+export {
+  NodeLifecycleController,
+  NODE_EVICTION_PERIOD_MS,
+  NODE_LEASE_NAMESPACE,
+} from './nodelifecycle/NodeLifecycleController';
+export { TaintManager, TAINT_EVICTION_CHECK_PERIOD_MS } from './nodelifecycle/TaintManager';
+export {
+  CONDITION_TAINT_KEYS,
+  conditionNoScheduleTaints,
+  nodeCondition,
+  noScheduleTaintDiff,
+  NOT_READY_TAINT_TEMPLATE,
+  swapTaints,
+  taintExists,
+  UNREACHABLE_TAINT_TEMPLATE,
+  type NodeCondition,
+} from './nodelifecycle/conditionTaints';
+export {
+  CONDITIONS_MARKED_UNKNOWN,
+  observeNodeHealth,
+  type HealthObservation,
+  type NodeHealth,
+} from './nodelifecycle/nodeHealth';
+export {
+  DEFAULT_NODE_LIFECYCLE_OPTIONS,
+  nodeLifecycleOptions,
+  type NodeLifecycleFlags,
+  type NodeLifecycleOptions,
+} from './nodelifecycle/nodeLifecycleOptions';
+export {
+  podNotReadyCondition,
+  TAINT_MANAGER_DISRUPTION_CONDITION,
+  withPodCondition,
+} from './nodelifecycle/podConditions';
+export {
+  EVICTION_RATE_LIMITER_BURST,
+  RateLimitedTimedQueue,
+  type TimedValue,
+  type TryResult,
+} from './nodelifecycle/RateLimitedTimedQueue';
+export { TokenBucket } from './nodelifecycle/TokenBucket';
+export {
+  evictionTime,
+  matchingTolerations,
+  minTolerationMs,
+  type EvictionTime,
+} from './nodelifecycle/tolerationTime';
+export {
+  computeZoneState,
+  EXCLUDE_DISRUPTION_LABEL,
+  isExcludedFromDisruptionChecks,
+  planDisruption,
+  zoneEvictionRate,
+  zoneKey,
+  zoneName,
+  type DisruptionPlan,
+  type EvictionRates,
+  type ZoneState,
+} from './nodelifecycle/zoneStates';
+export {
+  DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+  PodGCController,
+  POD_GC_CHECK_PERIOD_MS,
+  POD_GC_QUARANTINE_MS,
+  TERMINATED_POD_GC_THRESHOLD_FLAG,
+  type PodGCOptions,
+} from './podgc/PodGCController';
+export { NodeQuarantine } from './podgc/NodeQuarantine';
+export {
+  compareByEvictionAndCreation,
+  isNodeReady,
+  isPodEvicted,
+  isPodTerminated,
+  missingNodeNames,
+  orphanedPods,
+  OUT_OF_SERVICE_TAINT,
+  outOfServiceTerminatingPods,
+  terminatedPodsToCollect,
+  unscheduledTerminatingPods,
+} from './podgc/podsToCollect';
+export { TTLAfterFinishedController } from './ttlafterfinished/TTLAfterFinishedController';
+export {
+  jobFinishTime,
+  MAX_TIMER_DELAY_MS,
+  needsCleanup,
+  requeueAfterMs,
+  ttlTimeLeft,
+  type TTLTimeLeft,
+} from './ttlafterfinished/ttlTimeLeft';
 export { namespaceDeletionOrder } from './namespace/deletionOrder';
 export {
   ServiceAccountController,

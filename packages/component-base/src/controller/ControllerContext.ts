@@ -37,6 +37,10 @@ export interface ControllerFlags {
   string(flag: string): string | undefined;
   /** The value of a duration flag in ms (its default when not given). */
   duration(flag: string): number | undefined;
+  /** The value of a numeric flag (its default when not given). */
+  number(flag: string): number | undefined;
+  /** The value of a boolean flag (its default when not given). */
+  bool?(flag: string): boolean | undefined;
   /** Whether the flag was given on the command line. */
   given(flag: string): boolean;
 }

@@ -25,6 +25,8 @@ export interface ControllerManagerDeps {
   workers(flag: string): number | undefined;
   /** The value of a duration flag in ms, if given. */
   duration(flag: string): number | undefined;
+  /** The value of a numeric flag (its default when not given). */
+  number(flag: string): number | undefined;
   /** The value of a string flag. */
   string(flag: string): string | undefined;
   /** Whether a flag was given on the command line. */
@@ -106,6 +108,7 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     },
     workers: (flag) => (flags.has(flag) ? flags.number(flag) : undefined),
     duration: (flag) => (flags.has(flag) ? flags.duration(flag) : undefined),
+    number: (flag) => (flags.has(flag) ? flags.number(flag) : undefined),
     string: (flag) => (flags.has(flag) ? flags.string(flag) : undefined),
     flagGiven: (flag) => flags.changed(flag),
     bool: (flag) => (flags.has(flag) ? flags.bool(flag) : undefined),

@@ -120,12 +120,18 @@ describe('validateFlags', () => {
         '--horizontal-pod-autoscaler-tolerance=-0.1',
         '--node-eviction-rate=-1',
         '--unhealthy-zone-threshold=1.5',
+        '--large-cluster-size-threshold=-1',
+        '--node-monitor-period=0s',
+        '--pod-eviction-timeout=0s',
       ]),
     ).toEqual([
       '--attach-detach-reconcile-sync-period must be longer than one second',
       '--horizontal-pod-autoscaler-tolerance must not be negative',
       '--node-eviction-rate must not be negative',
       '--unhealthy-zone-threshold must be in the range (0, 1]',
+      '--large-cluster-size-threshold must not be negative',
+      '--node-monitor-period must be greater than zero',
+      '--pod-eviction-timeout must be greater than zero',
     ]);
   });
 

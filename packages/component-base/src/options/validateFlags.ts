@@ -177,6 +177,14 @@ const controllerManagerRules: FlagValidator[] = [
     const t = flags.number('unhealthy-zone-threshold');
     return t <= 0 || t > 1 ? ['--unhealthy-zone-threshold must be in the range (0, 1]'] : [];
   },
+  (flags) =>
+    flags.number('large-cluster-size-threshold') < 0
+      ? ['--large-cluster-size-threshold must not be negative']
+      : [],
+  (flags) =>
+    ['node-monitor-grace-period', 'node-monitor-period', 'node-startup-grace-period', 'pod-eviction-timeout']
+      .filter((n) => flags.duration(n) <= 0)
+      .map((n) => `--${n} must be greater than zero`),
 ];
 
 const cloudControllerManagerRules: FlagValidator[] = [

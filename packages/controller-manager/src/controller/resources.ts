@@ -10,14 +10,23 @@ const core = (resource: string, namespaced = true): ResourceDescriptor => ({
 /** The resources the controllers read and write. */
 export const RESOURCES = {
   pods: core('pods'),
+  nodes: core('nodes', false),
   namespaces: core('namespaces', false),
   serviceaccounts: core('serviceaccounts'),
   events: core('events'),
   endpoints: core('endpoints'),
   services: core('services'),
+  persistentvolumeclaims: core('persistentvolumeclaims'),
   configmaps: core('configmaps'),
   replicationcontrollers: core('replicationcontrollers'),
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true },
+  daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets', namespaced: true },
+  controllerrevisions: {
+    group: 'apps',
+    version: 'v1',
+    resource: 'controllerrevisions',
+    namespaced: true,
+  },
   statefulsets: { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true },
   poddisruptionbudgets: {
     group: 'policy',

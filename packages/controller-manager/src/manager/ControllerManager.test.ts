@@ -15,17 +15,24 @@ describe('--controllers', () => {
     expect(run).toEqual([
       'cronjob',
       'csrsigning',
+      'daemonset',
       'deployment',
       'disruption',
       'endpoint',
       'garbagecollector',
       'job',
       'namespace',
+      'nodelifecycle',
+      'podgc',
       'replicaset',
       'serviceaccount',
+      'statefulset',
+      'ttl-after-finished',
     ]);
-    expect(notBuilt).toContain('statefulset');
+    expect(notBuilt).toContain('resourcequota');
+    expect(notBuilt).not.toContain('statefulset');
     expect(notBuilt).not.toContain('disruption');
+    expect(notBuilt).not.toContain('daemonset');
     expect(notBuilt).not.toContain('bootstrapsigner');
   });
 
@@ -83,7 +90,7 @@ describe('starting controllers', () => {
     const notices: string[] = [];
     const warnings: string[] = [];
     const manager = new ControllerManager({
-      controllers: ['deployment', 'replicaset', 'statefulset', 'garbagecollector'],
+      controllers: ['deployment', 'replicaset', 'resourcequota', 'garbagecollector'],
       informers,
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
@@ -96,7 +103,7 @@ describe('starting controllers', () => {
             ? 500
             : undefined,
       flagGiven: (flag) =>
-        ['concurrent-statefulset-syncs', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
+        ['concurrent-resource-quota-syncs', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
       logger: { info: (m) => notices.push(m), warning: (m) => warnings.push(m), error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
@@ -112,12 +119,12 @@ describe('starting controllers', () => {
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
     expect(notices).toContain(
-      '"statefulset" is enabled but not built into this controller manager yet; skipping',
+      '"resourcequota" is enabled but not built into this controller manager yet; skipping',
     );
     // a given flag of an enabled but unbuilt controller is named; one of a running controller, or of
     // controllers not enabled, is not
     expect(warnings).toEqual([
-      '--concurrent-statefulset-syncs has no effect: it configures "statefulset", not built into this controller manager yet',
+      '--concurrent-resource-quota-syncs has no effect: it configures "resourcequota", not built into this controller manager yet',
       '"garbagecollector" is disabled by --enable-collecting=false',
     ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([
@@ -128,6 +135,32 @@ describe('starting controllers', () => {
     while (!seen.every((s) => s.synced) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(seen.every((s) => s.synced)).toBe(true);
     expect(informers.informerFor(RESOURCES.pods).lister().namespace('ns').get('p')).toBeDefined();
+    await manager.stop();
+  });
+
+  test('a controller reads its numeric flags through ctx.flags', async () => {
+    const read: (number | undefined)[] = [];
+    const manager = new ControllerManager({
+      controllers: ['podgc'],
+      informers: new SharedInformerFactory(undefined, {
+        listerWatcherFor: new MemoryListerWatchers().listerWatcherFor,
+      }),
+      clientFor: async () => ({}) as RestClient,
+      recorderFor: () => new MemoryEventRecorder(),
+      workers: () => undefined,
+      number: (flag) => (flag === 'terminated-pod-gc-threshold' ? 100 : undefined),
+      logger: { info: () => {}, warning: () => {}, error: () => {} },
+      registry: {
+        podgc: {
+          start(ctx) {
+            read.push(ctx.flags?.number('terminated-pod-gc-threshold'), ctx.flags?.number('other'));
+            return { stop: async () => {} };
+          },
+        },
+      },
+    });
+    expect(await manager.start()).toEqual(['podgc']);
+    expect(read).toEqual([100, undefined]);
     await manager.stop();
   });
 });

@@ -24,6 +24,8 @@ export interface ControllerManagerOptions {
   workers(flag: string): number | undefined;
   /** The value of a duration flag in ms (sync periods). */
   duration?(flag: string): number | undefined;
+  /** The value of a numeric flag (its default when not given). */
+  number?(flag: string): number | undefined;
   /** The value of a string flag. */
   string?(flag: string): string | undefined;
   logger: ControllerLogger;
@@ -96,6 +98,8 @@ export class ControllerManager {
         flags: {
           string: (flag) => this.opts.string?.(flag),
           duration: (flag) => this.opts.duration?.(flag),
+          number: (flag) => this.opts.number?.(flag),
+          bool: (flag) => this.opts.bool?.(flag),
           given: (flag) => this.opts.flagGiven?.(flag) ?? false,
         },
       });

@@ -1,14 +1,19 @@
 import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
 import { startCSRSigning } from '../certificates/startCSRSigning';
+import { DaemonSetController } from '../daemonset/DaemonSetController';
 import { DeploymentController } from '../deployment/DeploymentController';
 import { DisruptionController } from '../disruption/DisruptionController';
 import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
 import { JobController } from '../job/JobController';
 import { NamespaceController } from '../namespace/NamespaceController';
+import { NodeLifecycleController } from '../nodelifecycle/NodeLifecycleController';
+import { PodGCController } from '../podgc/PodGCController';
 import { ReplicaSetController } from '../replicaset/ReplicaSetController';
 import { ServiceAccountController } from '../serviceaccount/ServiceAccountController';
+import { StatefulSetController } from '../statefulset/StatefulSetController';
+import { TTLAfterFinishedController } from '../ttlafterfinished/TTLAfterFinishedController';
 
 /** The controllers built so far, by the name --controllers uses. */
 export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>> = {
@@ -26,9 +31,20 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     batchPeriodFlag: 'endpoint-updates-batch-period',
     start: (ctx) => new EndpointsController(ctx),
   },
+  daemonset: { defaultWorkers: 2, start: (ctx) => new DaemonSetController(ctx) },
   disruption: { start: (ctx) => new DisruptionController(ctx) },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
+  'ttl-after-finished': {
+    concurrencyFlag: 'concurrent-ttl-after-finished-syncs',
+    start: (ctx) => new TTLAfterFinishedController(ctx),
+  },
+  podgc: { start: (ctx) => new PodGCController(ctx) },
+  nodelifecycle: {
+    defaultWorkers: 8,
+    eventComponent: 'node-controller',
+    start: (ctx) => new NodeLifecycleController(ctx),
+  },
   garbagecollector: {
     concurrencyFlag: 'concurrent-gc-syncs',
     enabledFlag: 'enable-garbage-collector',
@@ -41,5 +57,9 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     start: (ctx) => new NamespaceController(ctx),
   },
   serviceaccount: { defaultWorkers: 1, start: (ctx) => new ServiceAccountController(ctx) },
+  statefulset: {
+    concurrencyFlag: 'concurrent-statefulset-syncs',
+    start: (ctx) => new StatefulSetController(ctx),
+  },
   csrsigning: { eventComponent: 'certificate-controller', start: startCSRSigning },
 };

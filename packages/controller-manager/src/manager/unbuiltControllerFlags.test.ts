@@ -13,15 +13,16 @@ describe('flags of controllers not built yet', () => {
   });
 
   test('a given flag is reported once, with every unbuilt controller that reads it', () => {
-    const given = new Set(['root-ca-file', 'terminated-pod-gc-threshold', 'kubeconfig']);
+    const given = new Set(['root-ca-file', 'resource-quota-sync-period', 'kubeconfig']);
     expect(
-      ignoredFlags(['serviceaccount-token', 'root-ca-cert-publisher', 'podgc', 'statefulset'], (f) =>
-        given.has(f),
+      ignoredFlags(
+        ['serviceaccount-token', 'root-ca-cert-publisher', 'resourcequota', 'horizontalpodautoscaling'],
+        (f) => given.has(f),
       ),
     ).toEqual([
       { flag: 'root-ca-file', controllers: ['serviceaccount-token', 'root-ca-cert-publisher'] },
-      { flag: 'terminated-pod-gc-threshold', controllers: ['podgc'] },
+      { flag: 'resource-quota-sync-period', controllers: ['resourcequota'] },
     ]);
-    expect(ignoredFlags(['statefulset'], () => false)).toEqual([]);
+    expect(ignoredFlags(['horizontalpodautoscaling'], () => false)).toEqual([]);
   });
 });

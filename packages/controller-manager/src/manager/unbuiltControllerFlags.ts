@@ -20,17 +20,6 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
     'service-cluster-ip-range',
     'node-cidr-mask-size',
   ],
-  nodelifecycle: [
-    'enable-taint-manager',
-    'large-cluster-size-threshold',
-    'node-eviction-rate',
-    'secondary-node-eviction-rate',
-    'unhealthy-zone-threshold',
-    'node-monitor-grace-period',
-    'node-monitor-period',
-    'node-startup-grace-period',
-    'pod-eviction-timeout',
-  ],
   'persistentvolume-binder': [
     'pvclaimbinder-sync-period',
     'enable-dynamic-provisioning',
@@ -43,7 +32,6 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
     'pv-recycler-pod-template-filepath-nfs',
     'pv-recycler-pod-template-filepath-hostpath',
   ],
-  podgc: ['terminated-pod-gc-threshold'],
   replicationcontroller: ['concurrent_rc_syncs'],
   resourcequota: ['concurrent-resource-quota-syncs', 'resource-quota-sync-period'],
   'root-ca-cert-publisher': ['root-ca-file'],
@@ -54,8 +42,6 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
     'service-account-private-key-file',
     'root-ca-file',
   ],
-  statefulset: ['concurrent-statefulset-syncs'],
-  'ttl-after-finished': ['concurrent-ttl-after-finished-syncs'],
 };
 
 /**

@@ -21,6 +21,7 @@ import {
 import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { isPodActive, isPodReady, podFromTemplate } from '../controller/podUtil';
 import { withKind } from '../controller/withKind';
+import { resolveControllerRef, selectingObjects } from '../controller/controllerRefs';
 import { RESOURCES } from '../controller/resources';
 import { calculateReplicaSetStatus, sameReplicaSetStatus } from './replicaSetStatus';
 import { podsToDelete } from './rankPodsForDeletion';
@@ -73,10 +74,7 @@ export class ReplicaSetController extends QueueController {
 
   /** The ReplicaSet a controller reference names, when it is that very object. */
   private resolveRef(pod: Pod): ReplicaSet | undefined {
-    const ref = getControllerOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.rsLister.namespace(pod.metadata?.namespace ?? '').get(ref.name);
-    return rs && rs.metadata?.uid === ref.uid ? rs : undefined;
+    return resolveControllerRef(this.rsLister, pod, 'ReplicaSet');
   }
 
   private key(rs: ReplicaSet): string {
@@ -85,18 +83,7 @@ export class ReplicaSetController extends QueueController {
 
   /** ReplicaSets whose selector matches an orphan pod. */
   private matchingReplicaSets(pod: Pod): ReplicaSet[] {
-    const labels = pod.metadata?.labels ?? {};
-    return this.rsLister
-      .namespace(pod.metadata?.namespace ?? '')
-      .list()
-      .filter((rs) => {
-        try {
-          const sel = labelSelectorAsSelector(rs.spec?.selector);
-          return !sel.empty() && sel.matches(labels);
-        } catch {
-          return false;
-        }
-      });
+    return selectingObjects(this.rsLister, pod);
   }
 
   private podAdded(pod: Pod): void {

@@ -1,0 +1,36 @@
+import { getControllerOf, labelSelectorAsSelector, type LabelSelector } from '@orch/api';
+import type { KubeObject, Lister } from '@orch/client';
+
+/**
+ * The object of `kind` that the controller reference of `obj` names, from the lister, when it is that
+ * very object (the same UID, not a newer one of the same name).
+ */
+export function resolveControllerRef<T extends KubeObject>(
+  lister: Lister<T>,
+  obj: KubeObject,
+  kind: string,
+): T | undefined {
+  const ref = getControllerOf(obj);
+  if (!ref || ref.kind !== kind) return undefined;
+  const owner = lister.namespace(obj.metadata?.namespace ?? '').get(ref.name);
+  return owner && owner.metadata?.uid === ref.uid ? owner : undefined;
+}
+
+/** The objects in `obj`'s namespace whose valid, non-empty selector matches its labels (owners of an orphan). */
+export function selectingObjects<T extends KubeObject & { spec?: { selector?: LabelSelector } }>(
+  lister: Lister<T>,
+  obj: KubeObject,
+): T[] {
+  const labels = obj.metadata?.labels ?? {};
+  return lister
+    .namespace(obj.metadata?.namespace ?? '')
+    .list()
+    .filter((owner) => {
+      try {
+        const selector = labelSelectorAsSelector(owner.spec?.selector);
+        return !selector.empty() && selector.matches(labels);
+      } catch {
+        return false;
+      }
+    });
+}
