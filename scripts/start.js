@@ -149,6 +149,8 @@ function daemons(opts, pki) {
       bin: bin('controller-manager', 'orch-controller-manager'),
       args: [
         ...daemonArgs('controller-manager', 10257),
+        // each controller acts as its own service account with its own role, as kubeadm runs them
+        '--use-service-account-credentials',
         // the cluster CA signs approved CertificateSigningRequests (kubectl certificate approve)
         `--cluster-signing-cert-file=${pki.files.caCert}`,
         `--cluster-signing-key-file=${pki.files.caKey}`,

@@ -142,7 +142,7 @@ describe('against an apiserver', () => {
   });
 
   // The token request itself needs the apiserver's serviceaccounts/token subresource (not served yet).
-  test('--use-service-account-credentials: each controller gets a <name>-controller service account in orch-system', async () => {
+  test('--use-service-account-credentials: each controller gets its service account in orch-system, named as in Kubernetes', async () => {
     const e = env([
       `--kubeconfig=${api.kubeconfig}`,
       '--secure-port=0',
@@ -159,7 +159,7 @@ describe('against an apiserver', () => {
           .version('v1')
           .namespace('orch-system')
           .resource('serviceaccounts')
-          .name('serviceaccount-controller')
+          .name('service-account-controller')
           .do(),
       'the controller service account',
       15_000,

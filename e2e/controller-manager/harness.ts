@@ -85,8 +85,12 @@ export function kubeletStatus(pod: Pod, now: number): Record<string, unknown> {
   };
 }
 
-export async function startCluster(overrides: Partial<ControllerManagerOptions> = {}): Promise<Cluster> {
-  const api = await startTestAPIServer({ admissionPlugins: [] });
+export async function startCluster(
+  overrides: Partial<ControllerManagerOptions> = {},
+  /** The apiserver's admission plugins; none unless a test asks for some. */
+  admissionPlugins: string[] = [],
+): Promise<Cluster> {
+  const api = await startTestAPIServer({ admissionPlugins });
   const { config } = restConfigFromKubeconfig(loadKubeconfigFile(api.kubeconfig));
   const rest = new RestClient({ ...config, qps: -1 });
   let offset = 0;

@@ -8,7 +8,8 @@ import {
   type StatefulSet,
 } from '@orch/api';
 import { eventually } from '@orch/apiserver';
-import { clientFor } from '@orch/client';
+import { clientFor, SharedInformerFactory } from '@orch/client';
+import { deletedObject } from '@orch/component-base';
 import { startCluster, statusReaching as reaching, type Cluster } from './harness';
 
 jest.setTimeout(120_000);
@@ -65,29 +66,31 @@ const statusReaching = (
   expected: Partial<NonNullable<StatefulSet['status']>>,
 ): Promise<StatefulSet> => reaching(clientFor(cluster.rest, StatefulSetKind), name, expected);
 
-/** Records the order in which the set's pods are created and deleted, from a watch. */
-function recordOrder(app: string): { events: string[]; stop(): void } {
+/** Records, from an informer, the order in which the set's pods are created and deleted. */
+async function recordOrder(app: string): Promise<{ events: string[]; stop(): Promise<void> }> {
   const events: string[] = [];
-  const seen = new Set<string>();
-  let stopped = false;
-  const poll = async (): Promise<void> => {
-    let known = new Set((await livePods(app)).keys());
-    while (!stopped) {
-      const now = new Set((await livePods(app)).keys());
-      for (const n of now) if (!known.has(n)) events.push(`+${n}`);
-      for (const n of known) if (!now.has(n)) events.push(`-${n}`);
-      known = now;
-      for (const n of now) seen.add(n);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
-  void poll();
-  return {
-    events,
-    stop: () => {
-      stopped = true;
+  const informers = new SharedInformerFactory(cluster.rest, {});
+  const informer = informers.informerFor<Pod>({
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    namespaced: true,
+  });
+  let synced = false;
+  const ours = (pod: Pod): boolean => synced && pod.metadata?.labels?.app === app;
+  informer.addEventHandler({
+    onAdd: (pod) => {
+      if (ours(pod)) events.push(`+${pod.metadata?.name}`);
     },
-  };
+    onDelete: (obj) => {
+      const pod = deletedObject(obj);
+      if (ours(pod)) events.push(`-${pod.metadata?.name}`);
+    },
+  });
+  informers.start();
+  await informers.waitForCacheSync();
+  synced = true;
+  return { events, stop: () => informers.shutdown() };
 }
 
 test('OrderedReady: pods one at a time with stable names, identities and claims; scaled down from the top', async () => {
@@ -134,11 +137,11 @@ test('OrderedReady: pods one at a time with stable names, identities and claims;
   );
   expect(await cluster.kubectl('get', 'sts', 'db')).toMatch(/^NAME\s+READY\s+AGE\ndb\s+3\/3\s+\S+\n$/);
 
-  const order = recordOrder('db');
+  const order = await recordOrder('db');
   await cluster.kubectl('scale', 'statefulset/db', '--replicas=1');
   await statusReaching('db', { replicas: 1, readyReplicas: 1 });
   await eventually(async () => (await livePods('db')).size === 1, 'one db pod', 30_000);
-  order.stop();
+  await order.stop();
   expect(order.events).toEqual(['-db-2', '-db-1']);
   // the claims stay (whenScaled Retain), and are used again by the pods scaling up
   expect(
@@ -171,7 +174,7 @@ test('a rolling update goes from the highest ordinal down to the partition; undo
     'partitioned roll out complete: 1 new pods have been updated...',
   );
 
-  const order = recordOrder('db');
+  const order = await recordOrder('db');
   await cluster.kubectl(
     'patch',
     'statefulset/db',
@@ -179,7 +182,7 @@ test('a rolling update goes from the highest ordinal down to the partition; undo
     '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}',
   );
   const done = await statusReaching('db', { updatedReplicas: 3, readyReplicas: 3, currentReplicas: 3 });
-  order.stop();
+  await order.stop();
   expect(done.status?.currentRevision).toBe(done.status?.updateRevision);
   expect(order.events.filter((e) => e.startsWith('-'))).toEqual(['-db-1', '-db-0']);
   expect(await images()).toEqual({ 'db-0': 'db:2', 'db-1': 'db:2', 'db-2': 'db:2' });

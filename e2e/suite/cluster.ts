@@ -44,7 +44,12 @@ export async function startSuite(options: { etcd?: boolean; nodes?: number } = {
     return startDaemon(
       name,
       daemonBin(kind, `orch-${kind}`),
-      [...loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', name)), ...le],
+      [
+        ...loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', name)),
+        ...le,
+        // each controller acts as its own service account, bound to its own role, as kubeadm runs them
+        ...(kind === 'controller-manager' ? ['--use-service-account-credentials'] : []),
+      ],
       logs,
     );
   };

@@ -387,6 +387,26 @@ describe.each([
     expect((await json<PodView>('get', 'pod', 'huge')).status?.phase).toBe('Pending');
   }, 90_000);
 
+  it('publishes the cluster CA as kube-root-ca.crt in the namespaces', async () => {
+    const published = await eventually(
+      async () => {
+        const r = await kubectl(kc, [
+          '-n',
+          'default',
+          'get',
+          'cm',
+          'kube-root-ca.crt',
+          '-o',
+          'jsonpath={.data.ca\\.crt}',
+        ]);
+        return r.code === 0 && r.stdout !== '' ? r.stdout : undefined;
+      },
+      'kube-root-ca.crt in default',
+      60_000,
+    );
+    expect(published).toBe(s.api.pki.ca);
+  }, 90_000);
+
   it("deletes a namespace's contents, then the namespace", async () => {
     await k('create', 'namespace', 'scratch');
     await eventually(

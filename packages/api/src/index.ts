@@ -9,6 +9,7 @@ export * from './protobuf';
 export * from './util';
 export * from './patch';
 export * from './managedfields';
+export * from './quota';
 export * as fieldErrors from './validation/field-error';
 export type { FieldError, FieldErrorType } from './validation/field-error';
 export {

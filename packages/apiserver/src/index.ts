@@ -56,3 +56,8 @@ export {
   type SecuredServer,
   type TestCertificate,
 } from './reviews/access-test-support';
+export {
+  controllerClusterRoleBindings,
+  controllerClusterRoles,
+  controllerServiceAccountNamespace,
+} from './authz/controller-roles';

@@ -55,6 +55,7 @@ export {
 export { ProtobufWireCodec, sharedProtobufCodec } from './rest/ProtobufWireCodec';
 export { defaultCodecRegistry } from './rest/defaultCodecRegistry';
 export {
+  hasStatusCause,
   isAlreadyExists,
   isBadRequest,
   isConflict,

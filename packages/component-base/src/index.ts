@@ -145,7 +145,7 @@ export * from './certs';
 
 // Delegated authentication and authorization (TokenReview / SubjectAccessReview).
 export { requestHeaderAuthenticator, type RequestHeaderConfig } from './auth/requestHeaderAuthenticator';
-export { parseCABundle } from './auth/clientCertificates';
+export { loadCABundleFile, parseCABundle } from './auth/clientCertificates';
 export {
   delegatedAuthFromFlags,
   DeferredDelegatedAuth,

@@ -64,6 +64,8 @@ export {
 } from './daemonset/revisionHistory';
 export { rollingUpdatePlan, updateBounds, type RollingUpdateStep } from './daemonset/rollingUpdatePlan';
 export { EndpointsController } from './endpoint/EndpointsController';
+export { ResourceQuotaController } from './resourcequota/ResourceQuotaController';
+export { quotaNeedsSync, quotaTracks } from './resourcequota/quotaSync';
 export {
   endpointSubsets,
   findPort,
@@ -90,7 +92,30 @@ export {
   maxSurge,
   maxUnavailable,
 } from './deployment/deploymentUtil';
-export { ReplicaSetController, replicaSetPod, BURST_REPLICAS } from './replicaset/ReplicaSetController';
+export {
+  ReplicaSetController,
+  replicaSetPod,
+  BURST_REPLICAS,
+  REPLICA_SET_KIND,
+  type ReplicatedKind,
+} from './replicaset/ReplicaSetController';
+export { type ReplicaSetLike } from './replicaset/replicaSetStatus';
+export {
+  ReplicationManager,
+  REPLICATION_CONTROLLER_GVK,
+  REPLICATION_CONTROLLER_KIND,
+} from './replication/ReplicationManager';
+export { replicationControllerSelector } from './replication/replicationControllerSelector';
+export { RootCACertPublisher } from './rootcacertpublisher/RootCACertPublisher';
+export {
+  DESCRIPTION_ANNOTATION,
+  newRootCAConfigMap,
+  restoredRootCAConfigMap,
+  ROOT_CA_CONFIG_MAP_KEY,
+  ROOT_CA_CONFIG_MAP_NAME,
+  ROOT_CA_DESCRIPTION,
+} from './rootcacertpublisher/rootCAConfigMap';
+export { ROOT_CA_FILE_FLAG, rootCABundle } from './rootcacertpublisher/rootCABundle';
 export { podsToDelete, comparePodsForDeletion } from './replicaset/rankPodsForDeletion';
 export { slowStartBatch } from './replicaset/slowStartBatch';
 export { JobController, jobPodFromTemplate } from './job/JobController';

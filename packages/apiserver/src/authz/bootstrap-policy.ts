@@ -3,6 +3,7 @@ import { StatusError } from '../errors/status-error';
 import type { GenericStore, RequestScope } from '../registry/generic-store';
 import { clone, jsonEqual, type ApiObject } from '../registry/object';
 import { autoupdateAnnotation, bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-roles';
+import { controllerClusterRoleBindings, controllerClusterRoles } from './controller-roles';
 import {
   rbacAPIVersion,
   type BindingObject,
@@ -128,6 +129,8 @@ export function ensureBinding(
  * server start.
  */
 export async function ensureBootstrapPolicy(stores: RBACStores): Promise<void> {
-  for (const role of bootstrapClusterRoles) await ensureRole(stores.clusterRoles, '', role);
-  for (const b of bootstrapClusterRoleBindings) await ensureBinding(stores.clusterRoleBindings, '', b);
+  for (const role of [...bootstrapClusterRoles, ...controllerClusterRoles])
+    await ensureRole(stores.clusterRoles, '', role);
+  for (const b of [...bootstrapClusterRoleBindings, ...controllerClusterRoleBindings])
+    await ensureBinding(stores.clusterRoleBindings, '', b);
 }

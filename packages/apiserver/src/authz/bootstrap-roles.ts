@@ -24,7 +24,7 @@ export function urlRule(verbs: string[], nonResourceURLs: string[]): PolicyRule 
   return { verbs, nonResourceURLs };
 }
 
-function clusterRole(
+export function clusterRole(
   name: string,
   rules: PolicyRule[],
   extra: Partial<RoleObject> = {},
@@ -46,7 +46,7 @@ function clusterRole(
 const user = (name: string): Subject => ({ kind: 'User', apiGroup: rbacGroup, name });
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: rbacGroup, name });
 
-function binding(name: string, role: string, subjects: Subject[]): BindingObject {
+export function binding(name: string, role: string, subjects: Subject[]): BindingObject {
   return {
     apiVersion: rbacAPIVersion,
     kind: 'ClusterRoleBinding',

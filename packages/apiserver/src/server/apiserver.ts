@@ -48,6 +48,7 @@ import { InstrumentedStorage } from './instrumented-storage';
 import type { VirtualHandler } from '../registry/custom-handlers';
 import { AdmissionChain } from '../admission/admission';
 import type { ObjectLookup } from '../admission/object-lookup';
+import type { ObjectWriter } from '../admission/object-writer';
 import { admissionPlugins, defaultAdmissionPlugins } from '../admission/plugins';
 import { collectionPrefix, objectKey, resourcePrefix } from '../registry/keys';
 import { Cacher } from '../storage/cacher/cacher';
@@ -205,10 +206,39 @@ export class APIServer {
         return page.items.map((kv) => store.listed(kv, apiVersionOf(group, m.gvk.version)));
       },
     };
+    const writer: ObjectWriter = {
+      fresh: async (group, resource, namespace, name) => {
+        const m = mappingOf(group, resource);
+        if (!m) return undefined;
+        const kv = await this.storage.get(objectKey(group, resource, m.namespaced ? namespace : '', name));
+        return kv ? this.storeFor(m).listed(kv, apiVersionOf(group, m.gvk.version)) : undefined;
+      },
+      updateStatus: async (group, resource, namespace, name, transform) => {
+        const m = mappingOf(group, resource);
+        if (!m) throw statusErrors.notFound({ group, resource }, name);
+        const scope = { namespace, apiVersion: apiVersionOf(group, m.gvk.version), dryRun: false };
+        const written = await this.storeFor(m).update(
+          scope,
+          name,
+          (current) => {
+            if (!current) throw statusErrors.notFound({ group, resource }, name);
+            const next = transform(current);
+            // conditional on the version read, retried on a conflicting write
+            delete next.metadata.resourceVersion;
+            return next;
+          },
+          { fieldValidation: 'Ignore', warnings: [] },
+          'status',
+        );
+        return written.object;
+      },
+    };
     const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
     // the authorizer is the one configured when a request comes (access control may be enabled later)
     const authorize = (attributes: AuthorizationAttributes) => this.authorizer.authorize(attributes);
-    this.admission = new AdmissionChain(plugins.map((n) => admissionPlugins[n]!({ lookup, authorize })));
+    this.admission = new AdmissionChain(
+      plugins.map((n) => admissionPlugins[n]!({ lookup, writer, authorize })),
+    );
     this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
     this.codec = new ProtobufCodec(declarations);

@@ -193,5 +193,10 @@ export const isInternalError = (err: unknown): boolean => matches(err, [StatusRe
 export const isServiceUnavailable = (err: unknown): boolean =>
   matches(err, [StatusReason.ServiceUnavailable], 503);
 
+/** Whether the Status of the error lists a cause of type `cause` (client-go's HasStatusCause). */
+export function hasStatusCause(err: unknown, cause: string): boolean {
+  return err instanceof StatusError && (err.status.details?.causes ?? []).some((c) => c.reason === cause);
+}
+
 /** Gone or expired: the requested resourceVersion or continue token is no longer served; relist. */
 export const isExpiredOrGone = (err: unknown): boolean => isGone(err) || isResourceExpired(err);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
@@ -12,6 +13,25 @@ export function parseCABundle(pem: string): X509Certificate[] {
     throw new Error('data does not contain any valid RSA or ECDSA certificates');
   }
   return blocks.map((b) => new X509Certificate(b));
+}
+
+/**
+ * The PEM CA bundle in `file` (a flag's such as --root-ca-file), as read: it must hold at least one
+ * certificate. Throws an Error naming the file and what is wrong.
+ */
+export function loadCABundleFile(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`error reading CA bundle file "${file}": ${(e as Error).message}`, { cause: e });
+  }
+  try {
+    parseCABundle(pem);
+  } catch (e) {
+    throw new Error(`error parsing CA bundle file "${file}": ${(e as Error).message}`, { cause: e });
+  }
+  return pem;
 }
 
 /** The certificates the client presented, leaf first (empty when it presented none). */

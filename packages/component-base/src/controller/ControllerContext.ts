@@ -65,6 +65,11 @@ export interface ControllerDescriptor {
   /** The source component of the controller's events; `<name>-controller` unless given. */
   eventComponent?: string;
   /**
+   * The service account (in orch-system) the controller acts as with --use-service-account-credentials,
+   * as Kubernetes names it; `<name>-controller` unless given.
+   */
+  serviceAccount?: string;
+  /**
    * Registers informers and handlers and starts the workers once the caches have synced; undefined
    * when the controller has nothing to do with this configuration (it says why in the log).
    */

@@ -9,8 +9,8 @@ import { SYSTEM_NAMESPACE } from '../options/daemonKind';
 export const CONTROLLER_TOKEN_SECONDS = 3600;
 
 /**
- * Per-controller credentials (--use-service-account-credentials): each controller talks as the
- * service account `<controller>-controller` in orch-system, with a token from
+ * Per-controller credentials (--use-service-account-credentials): each controller talks as its own
+ * service account in orch-system, with a token from
  * serviceaccounts/token kept fresh in a file its client re-reads.
  */
 export class ServiceAccountCredentials {
@@ -23,8 +23,8 @@ export class ServiceAccountCredentials {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  async clientFor(controller: string): Promise<RestClient> {
-    const name = `${controller}-controller`;
+  /** A client acting as service account `name` in orch-system, which is created when missing. */
+  async clientFor(name: string): Promise<RestClient> {
     const serviceAccounts = clientFor(this.rest, ServiceAccountKind);
     try {
       await serviceAccounts.create({

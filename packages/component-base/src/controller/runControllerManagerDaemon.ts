@@ -61,6 +61,8 @@ export interface ControllerManagerDaemonOptions<
   name: string;
   /** The event source component of a controller's events. */
   eventComponent(controller: string): string;
+  /** The service account a controller acts as with --use-service-account-credentials; `<name>-controller` unless given. */
+  serviceAccount?(controller: string): string;
   /** Makes the manager; called once the clients and informers exist. */
   create(deps: ControllerManagerDeps): M;
 }
@@ -98,7 +100,8 @@ export function runControllerManagerDaemon<M extends StartableManager>(
   const broadcasters: EventBroadcaster[] = [];
   const manager = options.create({
     informers,
-    clientFor: async (name) => (credentials ? credentials.clientFor(name) : rest),
+    clientFor: async (name) =>
+      credentials ? credentials.clientFor(options.serviceAccount?.(name) ?? `${name}-controller`) : rest,
     recorderFor: (name, client) => {
       const broadcaster = new EventBroadcaster(eventSinkFor(client), {
         onError: (message) => log.warning(`events: ${message}`),

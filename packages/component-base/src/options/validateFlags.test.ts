@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCA } from '../certs/pki';
 import {
   cloudControllerManagerFlagSets,
   controllerManagerFlagSets,
@@ -133,6 +137,33 @@ describe('validateFlags', () => {
       '--node-monitor-period must be greater than zero',
       '--pod-eviction-timeout must be greater than zero',
     ]);
+  });
+
+  it('checks --root-ca-file holds a PEM CA bundle while a controller reading it is enabled', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-root-ca-'));
+    try {
+      const good = join(dir, 'ca.crt');
+      const bad = join(dir, 'not-pem');
+      writeFileSync(good, createCA('test-ca').cert);
+      writeFileSync(bad, 'not a certificate\n');
+      const missing = join(dir, 'missing');
+      expect(problems('controller-manager', [`--root-ca-file=${good}`])).toEqual([]);
+      expect(problems('controller-manager', [`--root-ca-file=${bad}`])).toEqual([
+        `--root-ca-file: error parsing CA bundle file "${bad}": data does not contain any valid RSA or ECDSA certificates`,
+      ]);
+      const [problem, ...rest] = problems('controller-manager', [`--root-ca-file=${missing}`]);
+      expect(rest).toEqual([]);
+      expect(problem).toMatch(`--root-ca-file: error reading CA bundle file "${missing}": ENOENT`);
+      // nothing reads it with both readers disabled
+      expect(
+        problems('controller-manager', [
+          `--root-ca-file=${missing}`,
+          '--controllers=*,-root-ca-cert-publisher,-serviceaccount-token',
+        ]),
+      ).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('checks scheduler-only values', () => {

@@ -4,9 +4,12 @@ import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
 import { FeatureGate } from '../featuregate/featureGate';
 import { cipherSuiteErrors, tlsMinVersionErrors } from '../server/tlsSettings';
 import { loadSigningCA } from '../certs/certificate-request';
+import { loadCABundleFile } from '../auth/clientCertificates';
 import {
   CLOUD_CONTROLLER_MANAGER_CONTROLLERS,
   CONTROLLER_MANAGER_CONTROLLERS,
+  CONTROLLER_MANAGER_DISABLED_BY_DEFAULT,
+  isControllerEnabled,
   validateControllers,
 } from './controllers';
 import type { DaemonKind } from './daemonKind';
@@ -160,6 +163,23 @@ const controllerManagerRules: FlagValidator[] = [
     validateControllers(flags.strings('controllers'), CONTROLLER_MANAGER_CONTROLLERS).map(
       (e) => `--controllers: ${e}`,
     ),
+  // the controllers that read --root-ca-file do not start without a PEM CA bundle in it
+  (flags) => {
+    const file = flags.string('root-ca-file');
+    const readers = ['root-ca-cert-publisher', 'serviceaccount-token'];
+    const controllers = flags.strings('controllers');
+    if (
+      !file ||
+      !readers.some((n) => isControllerEnabled(n, controllers, CONTROLLER_MANAGER_DISABLED_BY_DEFAULT))
+    )
+      return [];
+    try {
+      loadCABundleFile(file);
+      return [];
+    } catch (e) {
+      return [`--root-ca-file: ${(e as Error).message}`];
+    }
+  },
   ...nodeIpamRules,
   (flags) =>
     flags.duration('attach-detach-reconcile-sync-period') <= 1000

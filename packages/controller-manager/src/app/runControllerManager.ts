@@ -31,6 +31,7 @@ export async function runControllerManager(
     ...options,
     name: COMPONENT_NAME,
     eventComponent: (name) => CONTROLLER_REGISTRY[name]?.eventComponent ?? `${name}-controller`,
+    serviceAccount: (name) => CONTROLLER_REGISTRY[name]?.serviceAccount ?? `${name}-controller`,
     create: (deps) => new ControllerManager({ ...deps, controllers: flags.strings('controllers') }),
   });
 }

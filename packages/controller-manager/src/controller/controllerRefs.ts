@@ -1,4 +1,9 @@
-import { getControllerOf, labelSelectorAsSelector, type LabelSelector } from '@orch/api';
+import {
+  getControllerOf,
+  labelSelectorAsSelector,
+  type LabelSelector,
+  type LabelSelectorLike,
+} from '@orch/api';
 import type { KubeObject, Lister } from '@orch/client';
 
 /**
@@ -16,10 +21,15 @@ export function resolveControllerRef<T extends KubeObject>(
   return owner && owner.metadata?.uid === ref.uid ? owner : undefined;
 }
 
-/** The objects in `obj`'s namespace whose valid, non-empty selector matches its labels (owners of an orphan). */
-export function selectingObjects<T extends KubeObject & { spec?: { selector?: LabelSelector } }>(
+/**
+ * The objects in `obj`'s namespace whose valid, non-empty selector matches its labels (owners of an
+ * orphan); `selectorOf` reads an owner's selector (its spec.selector unless given).
+ */
+export function selectingObjects<T extends KubeObject>(
   lister: Lister<T>,
   obj: KubeObject,
+  selectorOf: (owner: T) => LabelSelectorLike | undefined = (owner) =>
+    (owner as { spec?: { selector?: LabelSelector } }).spec?.selector,
 ): T[] {
   const labels = obj.metadata?.labels ?? {};
   return lister
@@ -27,7 +37,7 @@ export function selectingObjects<T extends KubeObject & { spec?: { selector?: La
     .list()
     .filter((owner) => {
       try {
-        const selector = labelSelectorAsSelector(owner.spec?.selector);
+        const selector = labelSelectorAsSelector(selectorOf(owner));
         return !selector.empty() && selector.matches(labels);
       } catch {
         return false;

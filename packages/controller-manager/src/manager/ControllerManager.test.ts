@@ -25,11 +25,15 @@ describe('--controllers', () => {
       'nodelifecycle',
       'podgc',
       'replicaset',
+      'replicationcontroller',
+      'resourcequota',
+      'root-ca-cert-publisher',
       'serviceaccount',
       'statefulset',
       'ttl-after-finished',
     ]);
-    expect(notBuilt).toContain('resourcequota');
+    expect(notBuilt).toContain('horizontalpodautoscaling');
+    expect(notBuilt).not.toContain('resourcequota');
     expect(notBuilt).not.toContain('statefulset');
     expect(notBuilt).not.toContain('disruption');
     expect(notBuilt).not.toContain('daemonset');
@@ -90,7 +94,7 @@ describe('starting controllers', () => {
     const notices: string[] = [];
     const warnings: string[] = [];
     const manager = new ControllerManager({
-      controllers: ['deployment', 'replicaset', 'resourcequota', 'garbagecollector'],
+      controllers: ['deployment', 'replicaset', 'horizontalpodautoscaling', 'garbagecollector'],
       informers,
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
@@ -103,7 +107,9 @@ describe('starting controllers', () => {
             ? 500
             : undefined,
       flagGiven: (flag) =>
-        ['concurrent-resource-quota-syncs', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
+        ['horizontal-pod-autoscaler-sync-period', 'root-ca-file', 'concurrent-deployment-syncs'].includes(
+          flag,
+        ),
       logger: { info: (m) => notices.push(m), warning: (m) => warnings.push(m), error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
@@ -119,12 +125,12 @@ describe('starting controllers', () => {
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
     expect(notices).toContain(
-      '"resourcequota" is enabled but not built into this controller manager yet; skipping',
+      '"horizontalpodautoscaling" is enabled but not built into this controller manager yet; skipping',
     );
     // a given flag of an enabled but unbuilt controller is named; one of a running controller, or of
     // controllers not enabled, is not
     expect(warnings).toEqual([
-      '--concurrent-resource-quota-syncs has no effect: it configures "resourcequota", not built into this controller manager yet',
+      '--horizontal-pod-autoscaler-sync-period has no effect: it configures "horizontalpodautoscaling", not built into this controller manager yet',
       '"garbagecollector" is disabled by --enable-collecting=false',
     ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([

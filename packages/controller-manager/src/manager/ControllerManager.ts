@@ -70,7 +70,11 @@ export class ControllerManager {
     const { run, notBuilt } = ControllerManager.enabled(this.opts.controllers, registry);
     for (const name of notBuilt)
       this.opts.logger.info(`"${name}" is enabled but not built into this controller manager yet; skipping`);
-    for (const { flag, controllers } of ignoredFlags(notBuilt, (f) => this.opts.flagGiven?.(f) ?? false)) {
+    for (const { flag, controllers } of ignoredFlags(
+      notBuilt,
+      (f) => this.opts.flagGiven?.(f) ?? false,
+      run,
+    )) {
       this.opts.logger.warning(
         `--${flag} has no effect: it configures ${controllers.map((c) => `"${c}"`).join(' and ')}, not built into this controller manager yet`,
       );

@@ -10,7 +10,11 @@ import { JobController } from '../job/JobController';
 import { NamespaceController } from '../namespace/NamespaceController';
 import { NodeLifecycleController } from '../nodelifecycle/NodeLifecycleController';
 import { PodGCController } from '../podgc/PodGCController';
-import { ReplicaSetController } from '../replicaset/ReplicaSetController';
+import { REPLICA_SET_KIND, ReplicaSetController } from '../replicaset/ReplicaSetController';
+import { ReplicationManager } from '../replication/ReplicationManager';
+import { RootCACertPublisher } from '../rootcacertpublisher/RootCACertPublisher';
+import { rootCABundle } from '../rootcacertpublisher/rootCABundle';
+import { ResourceQuotaController } from '../resourcequota/ResourceQuotaController';
 import { ServiceAccountController } from '../serviceaccount/ServiceAccountController';
 import { StatefulSetController } from '../statefulset/StatefulSetController';
 import { TTLAfterFinishedController } from '../ttlafterfinished/TTLAfterFinishedController';
@@ -24,14 +28,28 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   },
   replicaset: {
     concurrencyFlag: 'concurrent-replicaset-syncs',
-    start: (ctx) => new ReplicaSetController(ctx),
+    start: (ctx) => new ReplicaSetController(ctx, REPLICA_SET_KIND),
+  },
+  replicationcontroller: {
+    concurrencyFlag: 'concurrent_rc_syncs',
+    eventComponent: 'replication-controller',
+    serviceAccount: 'replication-controller',
+    start: (ctx) => new ReplicationManager(ctx),
+  },
+  'root-ca-cert-publisher': {
+    serviceAccount: 'root-ca-cert-publisher',
+    start: (ctx) => new RootCACertPublisher(ctx, rootCABundle(ctx)),
   },
   endpoint: {
     concurrencyFlag: 'concurrent-endpoint-syncs',
     batchPeriodFlag: 'endpoint-updates-batch-period',
     start: (ctx) => new EndpointsController(ctx),
   },
-  daemonset: { defaultWorkers: 2, start: (ctx) => new DaemonSetController(ctx) },
+  daemonset: {
+    defaultWorkers: 2,
+    serviceAccount: 'daemon-set-controller',
+    start: (ctx) => new DaemonSetController(ctx),
+  },
   disruption: { start: (ctx) => new DisruptionController(ctx) },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
@@ -39,16 +57,18 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     concurrencyFlag: 'concurrent-ttl-after-finished-syncs',
     start: (ctx) => new TTLAfterFinishedController(ctx),
   },
-  podgc: { start: (ctx) => new PodGCController(ctx) },
+  podgc: { serviceAccount: 'pod-garbage-collector', start: (ctx) => new PodGCController(ctx) },
   nodelifecycle: {
     defaultWorkers: 8,
     eventComponent: 'node-controller',
+    serviceAccount: 'node-controller',
     start: (ctx) => new NodeLifecycleController(ctx),
   },
   garbagecollector: {
     concurrencyFlag: 'concurrent-gc-syncs',
     enabledFlag: 'enable-garbage-collector',
     eventComponent: 'garbage-collector-controller',
+    serviceAccount: 'generic-garbage-collector',
     start: (ctx) => new GarbageCollector(ctx),
   },
   namespace: {
@@ -56,10 +76,24 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     syncPeriodFlag: 'namespace-sync-period',
     start: (ctx) => new NamespaceController(ctx),
   },
-  serviceaccount: { defaultWorkers: 1, start: (ctx) => new ServiceAccountController(ctx) },
+  serviceaccount: {
+    defaultWorkers: 1,
+    serviceAccount: 'service-account-controller',
+    start: (ctx) => new ServiceAccountController(ctx),
+  },
+  resourcequota: {
+    concurrencyFlag: 'concurrent-resource-quota-syncs',
+    defaultWorkers: 5,
+    syncPeriodFlag: 'resource-quota-sync-period',
+    start: (ctx) => new ResourceQuotaController(ctx),
+  },
   statefulset: {
     concurrencyFlag: 'concurrent-statefulset-syncs',
     start: (ctx) => new StatefulSetController(ctx),
   },
-  csrsigning: { eventComponent: 'certificate-controller', start: startCSRSigning },
+  csrsigning: {
+    eventComponent: 'certificate-controller',
+    serviceAccount: 'certificate-controller',
+    start: startCSRSigning,
+  },
 };

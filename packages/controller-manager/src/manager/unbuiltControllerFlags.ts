@@ -32,9 +32,6 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
     'pv-recycler-pod-template-filepath-nfs',
     'pv-recycler-pod-template-filepath-hostpath',
   ],
-  replicationcontroller: ['concurrent_rc_syncs'],
-  resourcequota: ['concurrent-resource-quota-syncs', 'resource-quota-sync-period'],
-  'root-ca-cert-publisher': ['root-ca-file'],
   route: ['configure-cloud-routes', 'route-reconciliation-period'],
   service: ['concurrent-service-syncs'],
   'serviceaccount-token': [
@@ -44,18 +41,27 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
   ],
 };
 
+/** Flags of the unbuilt controllers that built controllers read too, with those controllers. */
+export const FLAGS_SHARED_WITH_BUILT_CONTROLLERS: Readonly<Record<string, readonly string[]>> = {
+  'root-ca-file': ['root-ca-cert-publisher'],
+};
+
 /**
  * The given flags (`given(flag)`) that only the `notBuilt` controllers read, with those controllers:
- * what a manager running without them ignores.
+ * what a manager running without them ignores (a flag one of the `running` controllers reads too is
+ * not).
  */
 export function ignoredFlags(
   notBuilt: readonly string[],
   given: (flag: string) => boolean,
+  running: readonly string[] = [],
 ): { flag: string; controllers: string[] }[] {
   const byFlag = new Map<string, string[]>();
+  const readByRunning = (flag: string): boolean =>
+    (FLAGS_SHARED_WITH_BUILT_CONTROLLERS[flag] ?? []).some((name) => running.includes(name));
   for (const name of notBuilt) {
     for (const flag of UNBUILT_CONTROLLER_FLAGS[name] ?? []) {
-      if (given(flag)) byFlag.set(flag, [...(byFlag.get(flag) ?? []), name]);
+      if (given(flag) && !readByRunning(flag)) byFlag.set(flag, [...(byFlag.get(flag) ?? []), name]);
     }
   }
   return [...byFlag].map(([flag, controllers]) => ({ flag, controllers }));

@@ -3,6 +3,7 @@ import {
   labelSelectorAsSelector,
   PodKind,
   ReplicaSetKind,
+  type LabelSelectorLike,
   type Pod,
   type ReplicaSet,
 } from '@orch/api';
@@ -16,6 +17,8 @@ import {
   type TypedClient,
   type KubeObject,
   type Lister,
+  type ResourceDescriptor,
+  type RestClient,
   type SharedIndexInformer,
 } from '@orch/client';
 import { errorMessage, type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
@@ -23,7 +26,7 @@ import { isPodActive, isPodReady, podFromTemplate } from '../controller/podUtil'
 import { withKind } from '../controller/withKind';
 import { resolveControllerRef, selectingObjects } from '../controller/controllerRefs';
 import { RESOURCES } from '../controller/resources';
-import { calculateReplicaSetStatus, sameReplicaSetStatus } from './replicaSetStatus';
+import { calculateReplicaSetStatus, sameReplicaSetStatus, type ReplicaSetLike } from './replicaSetStatus';
 import { podsToDelete } from './rankPodsForDeletion';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from './slowStartBatch';
 import { updateStatusWithRetry } from '../controller/updateStatus';
@@ -33,28 +36,62 @@ export const BURST_REPLICAS = 500;
 
 export const REPLICA_SET_GVK = { group: 'apps', version: 'v1', kind: 'ReplicaSet' };
 
+/**
+ * The kind the controller keeps pods for, and how it reads it: ReplicaSets, or ReplicationControllers
+ * (Kubernetes runs its ReplicaSet controller over them through an adapter).
+ */
+export interface ReplicatedKind<T extends ReplicaSetLike & KubeObject> {
+  /** The controller's name (its work queue and log lines). */
+  name: string;
+  /** The objects' resource, for their informer. */
+  resource: ResourceDescriptor;
+  /** The kind in controller references and in the objects of events. */
+  gvk: { group: string; version: string; kind: string };
+  /** A client for the objects. */
+  client(rest: RestClient): TypedClient<T>;
+  /** The object's selector as a label selector (undefined selects nothing). */
+  selector(obj: T): LabelSelectorLike | undefined;
+}
+
+/** The controller over ReplicaSets. */
+export const REPLICA_SET_KIND: ReplicatedKind<ReplicaSet> = {
+  name: 'replicaset',
+  resource: RESOURCES.replicasets,
+  gvk: REPLICA_SET_GVK,
+  client: (rest) => clientFor(rest, ReplicaSetKind),
+  selector: (rs) => rs.spec?.selector,
+};
+
 /** The pod a ReplicaSet creates from its template. */
 export function replicaSetPod(rs: ReplicaSet): Pod {
   return podFromTemplate(rs, rs.spec?.template, REPLICA_SET_GVK);
 }
 
-/** Keeps the number of pods of every ReplicaSet at its replicas. */
-export class ReplicaSetController extends QueueController {
+/** Keeps the number of pods of every object of its kind (ReplicaSets unless given) at its replicas. */
+export class ReplicaSetController<
+  T extends ReplicaSetLike & KubeObject = ReplicaSet,
+> extends QueueController {
   readonly expectations: ControllerExpectations;
-  private readonly rsLister: Lister<ReplicaSet>;
+  private readonly rsLister: Lister<T>;
   private readonly podLister: Lister<Pod>;
   private readonly pods: TypedClient<Pod>;
-  private readonly replicaSets: TypedClient<ReplicaSet>;
+  private readonly replicaSets: TypedClient<T>;
+  private readonly apiVersion: string;
 
-  constructor(ctx: ControllerContext) {
-    super('replicaset', ctx);
+  constructor(
+    ctx: ControllerContext,
+    private readonly kind: ReplicatedKind<T>,
+  ) {
+    super(kind.name, ctx);
+    const { group, version } = kind.gvk;
+    this.apiVersion = group ? `${group}/${version}` : version;
     this.expectations = new ControllerExpectations(undefined, ctx.now);
-    const rsInformer = ctx.informers.informerFor<ReplicaSet>(RESOURCES.replicasets);
+    const rsInformer = ctx.informers.informerFor<T>(kind.resource);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     this.rsLister = rsInformer.lister();
     this.podLister = podInformer.lister();
     this.pods = clientFor(ctx.client, PodKind);
-    this.replicaSets = clientFor(ctx.client, ReplicaSetKind);
+    this.replicaSets = kind.client(ctx.client);
     rsInformer.addEventHandler({
       onAdd: (rs) => this.enqueue(rs),
       onUpdate: (_old, rs) => this.enqueue(rs),
@@ -72,18 +109,23 @@ export class ReplicaSetController extends QueueController {
     this.run([rsInformer, podInformer] as SharedIndexInformer<KubeObject>[]);
   }
 
-  /** The ReplicaSet a controller reference names, when it is that very object. */
-  private resolveRef(pod: Pod): ReplicaSet | undefined {
-    return resolveControllerRef(this.rsLister, pod, 'ReplicaSet');
+  /** The owner a controller reference names, when it is that very object. */
+  private resolveRef(pod: Pod): T | undefined {
+    return resolveControllerRef(this.rsLister, pod, this.kind.gvk.kind);
   }
 
-  private key(rs: ReplicaSet): string {
+  private key(rs: T): string {
     return `${rs.metadata?.namespace}/${rs.metadata?.name}`;
   }
 
-  /** ReplicaSets whose selector matches an orphan pod. */
-  private matchingReplicaSets(pod: Pod): ReplicaSet[] {
-    return selectingObjects(this.rsLister, pod);
+  /** The objects whose selector matches an orphan pod. */
+  private matchingReplicaSets(pod: Pod): T[] {
+    return selectingObjects(this.rsLister, pod, this.kind.selector);
+  }
+
+  /** The object as events name it. */
+  private involved(rs: T): T {
+    return withKind(rs, this.apiVersion, this.kind.gvk.kind);
   }
 
   private podAdded(pod: Pod): void {
@@ -138,11 +180,11 @@ export class ReplicaSetController extends QueueController {
       return;
     }
     const needsSync = this.expectations.satisfiedExpectations(key);
-    const selector = labelSelectorAsSelector(rs.spec?.selector);
+    const selector = labelSelectorAsSelector(this.kind.selector(rs));
     const active = this.podLister.namespace(namespace).list().filter(isPodActive);
     const pods = await new ControllerRefManager<Pod>({
       controller: rs,
-      controllerKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+      controllerKind: { apiVersion: this.apiVersion, kind: this.kind.gvk.kind },
       selector,
       client: this.pods,
       canAdopt: recheckDeletionTimestamp(
@@ -159,7 +201,7 @@ export class ReplicaSetController extends QueueController {
       !sameReplicaSetStatus(rs.status, status) ||
       rs.metadata?.generation !== rs.status?.observedGeneration
     ) {
-      updated = await updateStatusWithRetry(this.replicaSets, rs, status);
+      updated = await updateStatusWithRetry(this.replicaSets, rs, status as T['status']);
     }
     if (manageError) throw new Error(manageError.message);
     const minReady = rs.spec?.minReadySeconds ?? 0;
@@ -176,7 +218,7 @@ export class ReplicaSetController extends QueueController {
   private async manageReplicas(
     pods: Pod[],
     related: Pod[],
-    rs: ReplicaSet,
+    rs: T,
     key: string,
   ): Promise<{ reason: 'FailedCreate' | 'FailedDelete'; message: string } | undefined> {
     const diff = pods.length - (rs.spec?.replicas ?? 1);
@@ -185,16 +227,16 @@ export class ReplicaSetController extends QueueController {
       this.expectations.expectCreations(key, count);
       const { successes, error } = await slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, async () => {
         try {
-          const pod = await this.pods.create(replicaSetPod(rs));
+          const pod = await this.pods.create(podFromTemplate(rs, rs.spec?.template, this.kind.gvk));
           this.ctx.recorder.event(
-            withKind(rs, 'apps/v1', 'ReplicaSet'),
+            this.involved(rs),
             'Normal',
             'SuccessfulCreate',
             `Created pod: ${pod.metadata?.name}`,
           );
         } catch (err) {
           this.ctx.recorder.event(
-            withKind(rs, 'apps/v1', 'ReplicaSet'),
+            this.involved(rs),
             'Warning',
             'FailedCreate',
             `Error creating: ${errorMessage(err)}`,
@@ -213,7 +255,7 @@ export class ReplicaSetController extends QueueController {
           try {
             await this.pods.delete(pod.metadata?.name ?? '', { namespace: pod.metadata?.namespace });
             this.ctx.recorder.event(
-              withKind(rs, 'apps/v1', 'ReplicaSet'),
+              this.involved(rs),
               'Normal',
               'SuccessfulDelete',
               `Deleted pod: ${pod.metadata?.name}`,
@@ -222,7 +264,7 @@ export class ReplicaSetController extends QueueController {
             this.expectations.deletionObserved(key);
             if (isNotFound(err)) return;
             this.ctx.recorder.event(
-              withKind(rs, 'apps/v1', 'ReplicaSet'),
+              this.involved(rs),
               'Warning',
               'FailedDelete',
               `Error deleting: ${errorMessage(err)}`,

@@ -1,14 +1,26 @@
-import { formatTime, type Pod, type ReplicaSet } from '@orch/api';
+import { formatTime, type ObjectMeta, type Pod, type PodTemplateSpec, type ReplicaSet } from '@orch/api';
 import { isPodAvailable, isPodReady } from '../controller/podUtil';
 
 export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;
+
+/**
+ * What the controller keeps pods for: a ReplicaSet, or a ReplicationController, whose spec and
+ * status have the same fields but for the form of the selector.
+ */
+export interface ReplicaSetLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: { replicas?: number; minReadySeconds?: number; template?: PodTemplateSpec };
+  status?: Omit<ReplicaSetStatus, 'replicas'> & { replicas?: number };
+}
 
 /**
  * The status a ReplicaSet should have for its pods (Kubernetes' calculateStatus): counts, the
  * observed generation and the ReplicaFailure condition while creating or deleting pods fails.
  */
 export function calculateReplicaSetStatus(
-  rs: ReplicaSet,
+  rs: ReplicaSetLike,
   pods: readonly Pod[],
   manageError: { reason: 'FailedCreate' | 'FailedDelete'; message: string } | undefined,
   now: number,
@@ -51,7 +63,7 @@ export function calculateReplicaSetStatus(
 }
 
 /** Whether two statuses are the same for the controller's purposes. */
-export function sameReplicaSetStatus(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boolean {
+export function sameReplicaSetStatus(a: ReplicaSetLike['status'], b: ReplicaSetStatus): boolean {
   return (
     (a?.replicas ?? 0) === b.replicas &&
     (a?.fullyLabeledReplicas ?? 0) === (b.fullyLabeledReplicas ?? 0) &&

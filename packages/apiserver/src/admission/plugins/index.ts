@@ -1,5 +1,6 @@
 import type { AdmissionPlugin } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
+import type { ObjectWriter } from '../object-writer';
 import type { Authorize } from './signer-authorization';
 import { CertificateApproval } from './certificate-approval';
 import { CertificateSigning } from './certificate-signing';
@@ -9,13 +10,15 @@ import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { NamespaceLifecycle } from './namespace-lifecycle';
 import { PriorityAdmission } from './priority';
+import { ResourceQuotaAdmission } from './resource-quota';
 import { ServiceAccountAdmission } from './service-account';
 
 export { immortalNamespaces } from './namespace-lifecycle';
 
-/** What a plugin is made with: lookups of stored objects, and the server's authorizer. */
+/** What a plugin is made with: lookups of stored objects, status writes, and the server's authorizer. */
 export interface AdmissionPluginContext {
   lookup: ObjectLookup;
+  writer: ObjectWriter;
   authorize: Authorize;
 }
 
@@ -30,6 +33,7 @@ export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => A
   CertificateSigning: ({ authorize }) => new CertificateSigning(authorize),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
   DefaultIngressClass: ({ lookup }) => new DefaultIngressClass(lookup),
+  ResourceQuota: ({ lookup, writer }) => new ResourceQuotaAdmission(lookup, writer),
 };
 
 /** The plugins on by default. */
@@ -43,6 +47,7 @@ export const defaultAdmissionPlugins = [
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'ResourceQuota',
 ];
 
 /** The plugins to run given --enable-admission-plugins and --disable-admission-plugins; unknown names are errors. */
