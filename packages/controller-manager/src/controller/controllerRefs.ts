@@ -3,6 +3,7 @@ import {
   labelSelectorAsSelector,
   type LabelSelector,
   type LabelSelectorLike,
+  type LabelsSelector,
 } from '@orch/api';
 import type { KubeObject, Lister } from '@orch/client';
 
@@ -21,6 +22,19 @@ export function resolveControllerRef<T extends KubeObject>(
   return owner && owner.metadata?.uid === ref.uid ? owner : undefined;
 }
 
+/** An owner's spec.selector as a selector; undefined when it does not convert. */
+export function specSelector(owner: { spec?: { selector?: LabelSelector } }): LabelsSelector | undefined {
+  return parsedSelector(owner.spec?.selector);
+}
+
+function parsedSelector(selector: LabelSelectorLike | undefined): LabelsSelector | undefined {
+  try {
+    return labelSelectorAsSelector(selector);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The objects in `obj`'s namespace whose valid, non-empty selector matches its labels (owners of an
  * orphan); `selectorOf` reads an owner's selector (its spec.selector unless given).
@@ -36,11 +50,7 @@ export function selectingObjects<T extends KubeObject>(
     .namespace(obj.metadata?.namespace ?? '')
     .list()
     .filter((owner) => {
-      try {
-        const selector = labelSelectorAsSelector(selectorOf(owner));
-        return !selector.empty() && selector.matches(labels);
-      } catch {
-        return false;
-      }
+      const selector = parsedSelector(selectorOf(owner));
+      return selector !== undefined && !selector.empty() && selector.matches(labels);
     });
 }

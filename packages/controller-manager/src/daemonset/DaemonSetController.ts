@@ -3,7 +3,6 @@ import {
   ControllerRevisionKind,
   DaemonSetKind,
   getControllerOf,
-  labelSelectorAsSelector,
   PodKind,
   type ControllerRevision,
   type DaemonSet,
@@ -29,7 +28,7 @@ import { deletedObject, errorMessage, QueueController, type ControllerContext } 
 import { isPodReady, isPodTerminal, podFromTemplate } from '../controller/podUtil';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
-import { resolveControllerRef, selectingObjects } from '../controller/controllerRefs';
+import { resolveControllerRef, selectingObjects, specSelector } from '../controller/controllerRefs';
 import { BURST_REPLICAS } from '../replicaset/ReplicaSetController';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from '../replicaset/slowStartBatch';
 import { daemonPodTemplate, nodeNameAffinity, nodeShouldRunDaemonPod, targetNodeName } from './daemonPods';
@@ -189,7 +188,7 @@ export class DaemonSetController extends QueueController {
       this.expectations.delete(key);
       return;
     }
-    const selector = selectorOf(ds);
+    const selector = specSelector(ds);
     if (!selector || selector.empty()) {
       this.ctx.recorder.event(
         this.event(ds),
@@ -509,13 +508,5 @@ export class DaemonSetController extends QueueController {
 
   private event(ds: DaemonSet): DaemonSet {
     return withKind(ds, 'apps/v1', 'DaemonSet');
-  }
-}
-
-function selectorOf(ds: DaemonSet): LabelsSelector | undefined {
-  try {
-    return labelSelectorAsSelector(ds.spec?.selector);
-  } catch {
-    return undefined;
   }
 }

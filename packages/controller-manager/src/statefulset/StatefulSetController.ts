@@ -1,12 +1,10 @@
 import {
   ControllerRevisionKind,
   getControllerOf,
-  labelSelectorAsSelector,
   PersistentVolumeClaimKind,
   PodKind,
   StatefulSetKind,
   type ControllerRevision,
-  type LabelsSelector,
   type PersistentVolumeClaim,
   type Pod,
   type StatefulSet,
@@ -28,7 +26,7 @@ import { deletedObject, errorMessage, QueueController, type ControllerContext } 
 import { isPodReady } from '../controller/podUtil';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
-import { resolveControllerRef, selectingObjects } from '../controller/controllerRefs';
+import { resolveControllerRef, selectingObjects, specSelector } from '../controller/controllerRefs';
 import { slowStartBatch } from '../replicaset/slowStartBatch';
 import {
   claimMatchesRetentionPolicy,
@@ -154,7 +152,7 @@ export class StatefulSetController extends QueueController {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const set = this.setLister.namespace(namespace).get(name);
     if (!set) return;
-    const selector = selectorOf(set);
+    const selector = specSelector(set);
     if (!selector || selector.empty()) {
       this.ctx.recorder.event(this.event(set), 'Warning', 'SelectorParseError', 'invalid selector');
       return;
@@ -553,12 +551,4 @@ async function runForAll(count: number, step: Step, monotonic: boolean): Promise
   });
   if (error !== undefined) throw error;
   return false;
-}
-
-function selectorOf(set: StatefulSet): LabelsSelector | undefined {
-  try {
-    return labelSelectorAsSelector(set.spec?.selector);
-  } catch {
-    return undefined;
-  }
 }
