@@ -30,7 +30,13 @@ export {
 // Framework.
 export { Code, Status, isSuccess } from './framework/status';
 export { CycleState } from './framework/cycleState';
-export { NodeInfo, podKey } from './framework/nodeInfo';
+export { NodeInfo, podHasAffinity, podHasRequiredAntiAffinity, podKey } from './framework/nodeInfo';
+export {
+  DEFAULT_BIND_ALL_HOST_IP,
+  HostPortInfo,
+  podHostPorts,
+  type HostPort,
+} from './framework/hostPortInfo';
 export {
   DEFAULT_MEMORY_REQUEST,
   DEFAULT_MILLI_CPU_REQUEST,
@@ -111,6 +117,23 @@ export {
   leastRequestedScore,
   type NodeResourcesLeastAllocatedArgs,
 } from './plugins/noderesourcesleastallocated/nodeResourcesLeastAllocated';
+export {
+  NODE_RESOURCES_BALANCED_ALLOCATION,
+  NodeResourcesBalancedAllocation,
+  balancedResourceScore,
+} from './plugins/noderesourcesbalancedallocation/nodeResourcesBalancedAllocation';
+export { ERR_REASON_NODE_PORTS, NODE_PORTS, NodePorts } from './plugins/nodeports/nodePorts';
+export {
+  DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+  ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
+  ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
+  INTER_POD_AFFINITY,
+  InterPodAffinity,
+  hardPodAffinityWeightError,
+  validateInterPodAffinityArgs,
+  type InterPodAffinityArgs,
+} from './plugins/interpodaffinity/interPodAffinity';
 export { DEFAULT_BINDER, DefaultBinder } from './plugins/defaultbinder/defaultBinder';
 
 // API writes, metrics and the daemon.

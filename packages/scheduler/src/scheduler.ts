@@ -39,6 +39,8 @@ export interface SchedulerOptions {
   metrics?: Registry;
   /** The latest version of a pod from the informer (namespace/name); used when requeueing failures. */
   podLister?: (namespace: string, name: string) => Pod | undefined;
+  /** The labels of a namespace (from an informer), for pod affinity terms' namespace selectors. */
+  namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
   random?: () => number;
   now?: () => number;
 }
@@ -85,6 +87,9 @@ export class Scheduler {
       const fwk = new Framework(profile, registry, {
         client: opts.client,
         nodeInfos: () => this.cache.nodeInfos(),
+        nodeInfosWithAffinity: () => this.cache.nodeInfosWithAffinity(),
+        nodeInfosWithRequiredAntiAffinity: () => this.cache.nodeInfosWithRequiredAntiAffinity(),
+        ...(opts.namespaceLabels ? { namespaceLabels: opts.namespaceLabels } : {}),
       });
       this.profiles.set(profile.schedulerName, fwk);
       queueSorts.add(JSON.stringify(mergePluginSet(defaultPlugins().queueSort, profile.plugins?.queueSort)));

@@ -1,4 +1,4 @@
-import type { Node, Pod } from '@orch/api';
+import type { Namespace, Node, Pod } from '@orch/api';
 import {
   buildConfigFromFlags,
   EventBroadcaster,
@@ -17,6 +17,7 @@ import { NOTICE_ONLY_FLAGS } from './schedulerFlags';
 const BINDING_SOCKETS = 50;
 const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
 const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
 
 /**
  * Builds the API client from --kubeconfig/--master and the --orch-api-* flags. Bindings go out
@@ -58,7 +59,10 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   });
   const podInformer = factory.informerFor<Pod>(PODS);
   const nodeInformer = factory.informerFor<Node>(NODES);
+  // Namespace labels answer the namespace selectors of pod affinity terms.
+  const namespaceInformer = factory.informerFor<Namespace>(NAMESPACES);
   const podLister = podInformer.lister();
+  const namespaceLister = namespaceInformer.lister();
   const scheduler = new Scheduler({
     client,
     profiles: cfg.profiles,
@@ -68,6 +72,7 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     logger,
     metrics: ctx.metrics,
     podLister: (namespace, name) => podLister.get(`${namespace}/${name}`),
+    namespaceLabels: (namespace) => namespaceLister.get(namespace)?.metadata?.labels,
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
   factory.start();
@@ -75,7 +80,8 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     {
       name: 'informer-sync',
       check: () => {
-        if (!podInformer.hasSynced() || !nodeInformer.hasSynced()) throw new Error('informers not synced');
+        if (!podInformer.hasSynced() || !nodeInformer.hasSynced() || !namespaceInformer.hasSynced())
+          throw new Error('informers not synced');
       },
     },
     ['readyz'],

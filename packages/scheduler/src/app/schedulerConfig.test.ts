@@ -105,6 +105,38 @@ profiles:
     ]);
   });
 
+  it('applies --hard-pod-affinity-symmetric-weight to the InterPodAffinity args of every profile', () => {
+    expect(configFor(['--hard-pod-affinity-symmetric-weight=7']).profiles).toEqual([
+      {
+        schedulerName: 'default-scheduler',
+        pluginConfig: [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: 7 } }],
+      },
+    ]);
+    const file = writeConfig(
+      'affinity.yaml',
+      [
+        'profiles:',
+        '  - schedulerName: a',
+        '    pluginConfig:',
+        '      - name: InterPodAffinity',
+        '        args: {hardPodAffinityWeight: 3}',
+        '  - schedulerName: b',
+        '',
+      ].join('\n'),
+    );
+    // The file's argument stands unless the flag is given; the flag overrides it.
+    expect(configFor([], file).profiles[0]!.pluginConfig).toEqual([
+      { name: 'InterPodAffinity', args: { hardPodAffinityWeight: 3 } },
+    ]);
+    expect(configFor([], file).profiles[1]!.pluginConfig).toBeUndefined();
+    expect(
+      configFor(['--hard-pod-affinity-symmetric-weight=0'], file).profiles.map((p) => p.pluginConfig),
+    ).toEqual([
+      [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: 0 } }],
+      [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: 0 } }],
+    ]);
+  });
+
   it.each([
     ['profiles:\n  - plugins: {}\n', 'profiles[0].schedulerName: Required value'],
     [
@@ -113,6 +145,10 @@ profiles:
     ],
     ['profiles:\n  - schedulerName: a\n    plugins:\n      sort: {}\n', 'unknown extension point "sort"'],
     ['percentageOfNodesToScore: 101\n', 'not in valid range [0-100]'],
+    [
+      'profiles:\n  - schedulerName: a\n    pluginConfig:\n      - name: InterPodAffinity\n        args:\n          hardPodAffinityWeight: 101\n',
+      'profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
+    ],
     [
       'podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 4\n',
       'must be greater than or equal to PodInitialBackoffSeconds',

@@ -9,6 +9,11 @@ import {
 } from '@orch/component-base';
 import { parse } from 'yaml';
 import { DEFAULT_SCHEDULER_NAME, EXTENSION_POINTS, type ProfileConfig } from '../framework/profile';
+import {
+  DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+  INTER_POD_AFFINITY,
+  validateInterPodAffinityArgs,
+} from '../plugins/interpodaffinity/interPodAffinity';
 
 /** The scheduler's effective configuration (a KubeSchedulerConfiguration subset), served at /configz. */
 export interface SchedulerConfiguration {
@@ -46,6 +51,14 @@ export function parseProfiles(raw: unknown, file: string): ProfileConfig[] | und
     const pluginConfig = p.pluginConfig;
     if (pluginConfig !== undefined && !Array.isArray(pluginConfig))
       throw new FlagError(`--config: profiles[${i}].pluginConfig must be a list`);
+    (pluginConfig ?? []).forEach((c: unknown, j) => {
+      if (!isRecord(c) || c.name !== INTER_POD_AFFINITY) return;
+      try {
+        validateInterPodAffinityArgs(c.args, `profiles[${i}].pluginConfig[${j}].args`);
+      } catch (err) {
+        throw new FlagError(`--config: ${(err as Error).message}`);
+      }
+    });
     return {
       schedulerName,
       ...(plugins ? { plugins: plugins as ProfileConfig['plugins'] } : {}),
@@ -64,6 +77,16 @@ function profilesFromFile(file: string): ProfileConfig[] | undefined {
   return isRecord(doc) ? parseProfiles(doc.profiles, file) : undefined;
 }
 
+const HARD_POD_AFFINITY_FLAG = 'hard-pod-affinity-symmetric-weight';
+
+/** The profile with InterPodAffinity's hardPodAffinityWeight set (the deprecated flag overrides the file). */
+function withHardPodAffinityWeight(profile: ProfileConfig, weight: number): ProfileConfig {
+  const others = (profile.pluginConfig ?? []).filter((c) => c.name !== INTER_POD_AFFINITY);
+  const current = (profile.pluginConfig ?? []).find((c) => c.name === INTER_POD_AFFINITY)?.args;
+  const args = { ...(isRecord(current) ? current : {}), hardPodAffinityWeight: weight };
+  return { ...profile, pluginConfig: [...others, { name: INTER_POD_AFFINITY, args }] };
+}
+
 /**
  * Builds the configuration from the flags (which already hold the --config file's values) and the
  * file's profiles. Without profiles there is one, named by --scheduler-name; an explicit
@@ -76,6 +99,9 @@ export function buildSchedulerConfig(flags: ParsedFlags): SchedulerConfiguration
   let profiles = fromFile && fromFile.length > 0 ? fromFile : [{ schedulerName }];
   if (fromFile && fromFile.length === 1 && flags.changed('scheduler-name'))
     profiles = [{ ...profiles[0]!, schedulerName }];
+  const weight = flags.number(HARD_POD_AFFINITY_FLAG);
+  if (flags.changed(HARD_POD_AFFINITY_FLAG) || weight !== DEFAULT_HARD_POD_AFFINITY_WEIGHT)
+    profiles = profiles.map((p) => withHardPodAffinityWeight(p, weight));
   const percentage = flags.number('percentage-of-nodes-to-score');
   if (percentage < 0 || percentage > 100)
     throw new FlagError(`percentageOfNodesToScore: Invalid value: ${percentage}: not in valid range [0-100]`);

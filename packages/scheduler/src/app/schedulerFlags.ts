@@ -55,7 +55,6 @@ export const NOTICE_ONLY_FLAGS: Readonly<Record<string, string>> = {
   'policy-configmap': 'scheduler policies are not supported; configure profiles in the --config file',
   'policy-configmap-namespace': 'scheduler policies are not supported',
   'use-legacy-policy-config': 'scheduler policies are not supported',
-  'hard-pod-affinity-symmetric-weight': 'inter-pod affinity is not scheduled on yet',
   port: 'the insecure port is not served; /healthz and /metrics are on --secure-port',
   address: 'the insecure port is not served',
   'cloudx-container-registry-config': 'not used by the scheduler',

@@ -33,6 +33,37 @@ describe('SchedulerCache', () => {
     expect(n1.requested.milliCPU).toBe(250);
   });
 
+  it('lists the nodes running pods with pod affinity and with required anti-affinity', () => {
+    const term = { labelSelector: {}, topologyKey: 'kubernetes.io/hostname' };
+    const anti = makePod('anti', {
+      nodeName: 'n2',
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } },
+    });
+    cache.addPod(makePod('plain', { nodeName: 'n1' }));
+    expect(cache.nodeInfosWithAffinity()).toEqual([]);
+    cache.addPod(anti);
+    const names = (list: readonly { name: string }[]) => list.map((n) => n.name);
+    expect(names(cache.nodeInfosWithAffinity())).toEqual(['n2']);
+    expect(names(cache.nodeInfosWithRequiredAntiAffinity())).toEqual(['n2']);
+    // The pod loses its anti-affinity in an update, then moves away when re-added elsewhere.
+    const preferred = {
+      ...anti,
+      spec: {
+        ...anti.spec!,
+        affinity: {
+          podAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term }],
+          },
+        },
+      },
+    };
+    cache.updatePod(anti, preferred);
+    expect(names(cache.nodeInfosWithAffinity())).toEqual(['n2']);
+    expect(cache.nodeInfosWithRequiredAntiAffinity()).toEqual([]);
+    cache.removePod(preferred);
+    expect(cache.nodeInfosWithAffinity()).toEqual([]);
+  });
+
   it('assumes a pod, then confirms it when the informer sees it bound', () => {
     const pod = makePod('p', { requests: { cpu: '1' } });
     cache.assumePod(assumed(pod, 'n1'));

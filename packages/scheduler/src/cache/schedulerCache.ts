@@ -1,5 +1,5 @@
 import type { Node, Pod } from '@orch/api';
-import { NodeInfo, podKey } from '../framework/nodeInfo';
+import { NodeInfo, podHasAffinity, podKey } from '../framework/nodeInfo';
 
 /** How long an assumed pod whose binding finished waits for the informer to confirm it. */
 export const DEFAULT_ASSUMED_POD_TTL_MS = 30_000;
@@ -31,6 +31,8 @@ export class SchedulerCache {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private nodeList: NodeInfo[] | undefined;
+  /** The nodes running pods with pod affinity, and with required anti-affinity; rebuilt after changes. */
+  private affinityLists: { withAffinity: NodeInfo[]; withRequiredAntiAffinity: NodeInfo[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: SchedulerCacheOptions = {}) {
@@ -67,7 +69,7 @@ export class SchedulerCache {
     if (!info) return;
     if (info.pods.size === 0) this.nodes.delete(name);
     else info.node = undefined;
-    this.nodeList = undefined;
+    this.invalidateNodeLists();
   }
 
   private nodeInfoFor(name: string): NodeInfo {
@@ -75,9 +77,14 @@ export class SchedulerCache {
     if (!info) {
       info = new NodeInfo(undefined);
       this.nodes.set(name, info);
-      this.nodeList = undefined;
-    } else if (!info.node) this.nodeList = undefined;
+      this.invalidateNodeLists();
+    } else if (!info.node) this.invalidateNodeLists();
     return info;
+  }
+
+  private invalidateNodeLists(): void {
+    this.nodeList = undefined;
+    this.affinityLists = undefined;
   }
 
   /** The nodes known to exist (with a Node object), in a stable order. */
@@ -85,6 +92,32 @@ export class SchedulerCache {
     if (this.nodeList === undefined)
       this.nodeList = [...this.nodes.values()].filter((n) => n.node !== undefined);
     return this.nodeList;
+  }
+
+  /** The nodes (as in {@link nodeInfos}) running at least one pod with pod affinity or anti-affinity. */
+  nodeInfosWithAffinity(): readonly NodeInfo[] {
+    return this.buildAffinityLists().withAffinity;
+  }
+
+  /** The nodes (as in {@link nodeInfos}) running at least one pod with required anti-affinity. */
+  nodeInfosWithRequiredAntiAffinity(): readonly NodeInfo[] {
+    return this.buildAffinityLists().withRequiredAntiAffinity;
+  }
+
+  private buildAffinityLists(): NonNullable<SchedulerCache['affinityLists']> {
+    if (this.affinityLists === undefined) {
+      const nodes = this.nodeInfos();
+      this.affinityLists = {
+        withAffinity: nodes.filter((n) => n.podsWithAffinity.size > 0),
+        withRequiredAntiAffinity: nodes.filter((n) => n.podsWithRequiredAntiAffinity.size > 0),
+      };
+    }
+    return this.affinityLists;
+  }
+
+  /** Pod affinity changes on a node change the lists of nodes with affinity pods. */
+  private noteAffinity(pod: Pod): void {
+    if (this.affinityLists !== undefined && podHasAffinity(pod)) this.affinityLists = undefined;
   }
 
   nodeInfo(name: string): NodeInfo | undefined {
@@ -99,16 +132,17 @@ export class SchedulerCache {
 
   private placePod(pod: Pod): void {
     this.nodeInfoFor(pod.spec?.nodeName ?? '').addPod(pod);
+    this.noteAffinity(pod);
   }
 
   private unplacePod(pod: Pod): void {
     const name = pod.spec?.nodeName ?? '';
     const info = this.nodes.get(name);
     if (!info) return;
-    info.removePod(pod);
+    if (info.removePod(pod)) this.noteAffinity(pod);
     if (info.pods.size === 0 && !info.node) {
       this.nodes.delete(name);
-      this.nodeList = undefined;
+      this.invalidateNodeLists();
     }
   }
 
@@ -193,6 +227,8 @@ export class SchedulerCache {
     }
     info.removePod(oldPod);
     info.addPod(newPod);
+    this.noteAffinity(oldPod);
+    this.noteAffinity(newPod);
   }
 
   removePod(pod: Pod): void {

@@ -3,6 +3,10 @@ export class CycleState {
   private readonly data = new Map<string, unknown>();
   /** Whether this cycle's score plugins should record metrics (unused by the in-tree plugins). */
   recordPluginMetrics = false;
+  /** Filter plugins whose PreFilter answered Skip: they have nothing to check for this pod. */
+  skipFilterPlugins: Set<string> | undefined;
+  /** Score plugins whose PreScore answered Skip: they would score every node 0. */
+  skipScorePlugins: Set<string> | undefined;
 
   read<T>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;
@@ -21,6 +25,8 @@ export class CycleState {
     const copy = new CycleState();
     for (const [k, v] of this.data) copy.data.set(k, v);
     copy.recordPluginMetrics = this.recordPluginMetrics;
+    if (this.skipFilterPlugins) copy.skipFilterPlugins = new Set(this.skipFilterPlugins);
+    if (this.skipScorePlugins) copy.skipScorePlugins = new Set(this.skipScorePlugins);
     return copy;
   }
 }

@@ -1,8 +1,9 @@
 import { inTreeRegistry } from '../plugins/registry';
-import { makePod } from '../testing/fixtures';
+import { makeNode, makePod } from '../testing/fixtures';
 import { MemoryCluster } from '../testing/memoryCluster';
 import { CycleState } from './cycleState';
 import { Framework } from './framework';
+import { NodeInfo } from './nodeInfo';
 import type { PermitPlugin, PluginFactory } from './interfaces';
 import { Code, Status } from './status';
 
@@ -21,10 +22,20 @@ describe('Framework', () => {
       'NodeUnschedulable',
       'NodeResourcesFit',
       'NodeName',
+      'NodePorts',
       'NodeAffinity',
       'TaintToleration',
+      'InterPodAffinity',
+    ]);
+    expect(fwk.pluginNames('preFilter')).toEqual([
+      'NodeResourcesFit',
+      'NodePorts',
+      'InterPodAffinity',
+      'NodeAffinity',
     ]);
     expect(fwk.pluginNames('score')).toEqual([
+      'NodeResourcesBalancedAllocation',
+      'InterPodAffinity',
       'NodeResourcesLeastAllocated',
       'NodeAffinity',
       'TaintToleration',
@@ -44,7 +55,13 @@ describe('Framework', () => {
       inTreeRegistry(),
       deps,
     );
-    expect(fwk.pluginNames('filter')).toEqual(['NodeUnschedulable', 'NodeResourcesFit', 'NodeAffinity']);
+    expect(fwk.pluginNames('filter')).toEqual([
+      'NodeUnschedulable',
+      'NodeResourcesFit',
+      'NodePorts',
+      'NodeAffinity',
+      'InterPodAffinity',
+    ]);
     expect(fwk.pluginNames('score')).toEqual(['NodeAffinity']);
   });
 
@@ -98,6 +115,42 @@ describe('Framework', () => {
     const waiting = fwk.waitOnPermit(pod);
     fwk.iterateOverWaitingPods((wp) => wp.reject('not today'));
     expect((await waiting).message()).toBe('not today');
+  });
+
+  it('leaves out the Filter and Score of plugins whose PreFilter and PreScore answer Skip', () => {
+    const calls: string[] = [];
+    const registry = registryWith('Skippy', () => ({
+      name: 'Skippy',
+      preFilter: () => new Status(Code.Skip),
+      filter: () => (calls.push('filter'), Status.unschedulable('never')),
+      preScore: () => new Status(Code.Skip),
+      score: () => (calls.push('score'), 100),
+    }));
+    const fwk = new Framework(
+      {
+        schedulerName: 'x',
+        plugins: {
+          preFilter: { enabled: [{ name: 'Skippy' }] },
+          filter: { enabled: [{ name: 'Skippy' }] },
+          preScore: { enabled: [{ name: 'Skippy' }] },
+          score: { disabled: [{ name: '*' }], enabled: [{ name: 'Skippy' }] },
+        },
+      },
+      registry,
+      deps,
+    );
+    const state = new CycleState();
+    const pod = makePod('p');
+    const info = new NodeInfo(makeNode('n'));
+    expect(fwk.runPreFilterPlugins(state, pod).isSuccess()).toBe(true);
+    expect(fwk.runFilterPlugins(state, pod, info).isSuccess()).toBe(true);
+    expect(fwk.runPreScorePlugins(state, pod, [info]).isSuccess()).toBe(true);
+    expect([...fwk.runScorePlugins(state, pod, [info])]).toEqual([0]);
+    expect(calls).toEqual([]);
+    // Without the Skip, both run.
+    const fresh = new CycleState();
+    expect(fwk.runFilterPlugins(fresh, pod, info).reasons).toEqual(['never']);
+    expect([...fwk.runScorePlugins(fresh, pod, [info])]).toEqual([100]);
   });
 
   it('falls through binders that answer Skip', async () => {

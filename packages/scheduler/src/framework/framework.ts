@@ -36,6 +36,11 @@ import { WaitingPodImpl, WaitingPodsMap } from './waitingPods';
 export interface FrameworkDeps {
   client: SchedulerClient;
   nodeInfos: () => readonly NodeInfo[];
+  /** Kept by the cache; computed from nodeInfos when absent. */
+  nodeInfosWithAffinity?: () => readonly NodeInfo[];
+  nodeInfosWithRequiredAntiAffinity?: () => readonly NodeInfo[];
+  /** The labels of a namespace (from an informer); no namespace is known without it. */
+  namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
 }
 
 /** The method each extension point requires of a plugin. */
@@ -134,6 +139,22 @@ export class Framework implements FrameworkHandle {
     return this.deps.nodeInfos();
   }
 
+  nodeInfosWithAffinity(): readonly NodeInfo[] {
+    return this.deps.nodeInfosWithAffinity
+      ? this.deps.nodeInfosWithAffinity()
+      : this.deps.nodeInfos().filter((n) => n.podsWithAffinity.size > 0);
+  }
+
+  nodeInfosWithRequiredAntiAffinity(): readonly NodeInfo[] {
+    return this.deps.nodeInfosWithRequiredAntiAffinity
+      ? this.deps.nodeInfosWithRequiredAntiAffinity()
+      : this.deps.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.size > 0);
+  }
+
+  namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined {
+    return this.deps.namespaceLabels?.(namespace);
+  }
+
   getWaitingPod(uid: string): WaitingPod | undefined {
     return this.waitingPods.get(uid);
   }
@@ -164,6 +185,10 @@ export class Framework implements FrameworkHandle {
           `error while running "${p.name}" prefilter plugin for pod "${pod.metadata?.name}": ${errorText(err)}`,
         );
       }
+      if (s !== undefined && s.code === Code.Skip) {
+        (state.skipFilterPlugins ??= new Set()).add(p.name);
+        continue;
+      }
       if (s !== undefined && !s.isSuccess()) {
         if (s.isUnschedulable()) return s.withPlugin(p.name);
         return Status.error(
@@ -177,8 +202,10 @@ export class Framework implements FrameworkHandle {
   /** Runs the filters on one node, stopping at the first that fails. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const filters = this.filters;
+    const skip = state.skipFilterPlugins;
     for (let i = 0; i < filters.length; i++) {
       const p = filters[i]!;
+      if (skip !== undefined && skip.has(p.name)) continue;
       let s: Status | undefined;
       try {
         s = p.filter(state, pod, nodeInfo);
@@ -214,6 +241,10 @@ export class Framework implements FrameworkHandle {
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
     for (const p of this.preScores) {
       const s = p.preScore(state, pod, nodes);
+      if (s !== undefined && s.code === Code.Skip) {
+        (state.skipScorePlugins ??= new Set()).add(p.name);
+        continue;
+      }
       if (s !== undefined && !s.isSuccess())
         return Status.error(
           `error while running "${p.name}" prescore plugin for pod "${pod.metadata?.name}": ${s.message()}`,
@@ -223,14 +254,16 @@ export class Framework implements FrameworkHandle {
   }
 
   /**
-   * Scores the nodes with every Score plugin, normalizes each plugin's scores, applies weights and
+   * Scores the nodes with every Score plugin (but those whose PreScore answered Skip), normalizes each plugin's scores, applies weights and
    * returns the total per node (in the order of `nodes`).
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Float64Array {
     const totals = new Float64Array(nodes.length);
     const scores = new Float64Array(nodes.length);
+    const skip = state.skipScorePlugins;
     for (let i = 0; i < this.scores.length; i++) {
       const p = this.scores[i]!;
+      if (skip !== undefined && skip.has(p.name)) continue;
       for (let n = 0; n < nodes.length; n++) scores[n] = p.score(state, pod, nodes[n]!);
       if (p.normalizeScore) {
         const s = p.normalizeScore(state, pod, scores);

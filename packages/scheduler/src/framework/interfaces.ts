@@ -45,6 +45,12 @@ export interface FrameworkHandle {
   readonly client: SchedulerClient;
   /** The node infos of the current cluster snapshot. */
   nodeInfos(): readonly NodeInfo[];
+  /** The node infos with pods that have pod affinity or anti-affinity. */
+  nodeInfosWithAffinity(): readonly NodeInfo[];
+  /** The node infos with pods that have required pod anti-affinity. */
+  nodeInfosWithRequiredAntiAffinity(): readonly NodeInfo[];
+  /** The labels of a namespace, undefined when it is not known (for namespace selectors). */
+  namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
   getWaitingPod(uid: string): WaitingPod | undefined;
   iterateOverWaitingPods(fn: (wp: WaitingPod) => void): void;
 }
@@ -57,6 +63,7 @@ export interface QueueSortPlugin extends Plugin {
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
 }
 
+/** A PreFilter answering Skip has the framework leave out the plugin's Filter for this pod. */
 export interface PreFilterPlugin extends Plugin {
   preFilter(state: CycleState, pod: Pod): Status | undefined;
 }
@@ -79,6 +86,7 @@ export interface PostFilterPlugin extends Plugin {
   ): PostFilterResult;
 }
 
+/** A PreScore answering Skip has the framework leave out the plugin's Score for this pod. */
 export interface PreScorePlugin extends Plugin {
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | undefined;
 }

@@ -1,4 +1,5 @@
 import type { Node, Pod } from '@orch/api';
+import { HostPortInfo } from './hostPortInfo';
 import { addResource, emptyResource, nodeAllocatable, podRequests, type Resource } from './resource';
 
 const EMPTY: Resource = emptyResource();
@@ -8,9 +9,27 @@ export function podKey(pod: Pod): string {
   return pod.metadata?.uid || `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
+/** Whether the pod declares pod affinity or pod anti-affinity (required or preferred). */
+export function podHasAffinity(pod: Pod): boolean {
+  const a = pod.spec?.affinity;
+  return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+}
+
+/** Whether the pod has required pod anti-affinity terms. */
+export function podHasRequiredAntiAffinity(pod: Pod): boolean {
+  const terms = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  return !!terms && terms.length > 0;
+}
+
 /** A node with the pods placed on it and the resources they request. */
 export class NodeInfo {
   readonly pods = new Map<string, Pod>();
+  /** The pods with pod affinity or anti-affinity, so that affinity plugins skip the others. */
+  readonly podsWithAffinity = new Map<string, Pod>();
+  /** The pods with required pod anti-affinity terms. */
+  readonly podsWithRequiredAntiAffinity = new Map<string, Pod>();
+  /** The host ports taken by the pods on the node. */
+  readonly usedPorts = new HostPortInfo();
   /** Sum of the effective requests of the pods on the node. */
   readonly requested: Resource = emptyResource();
   /** Requests with Kubernetes' defaults for containers that request nothing (for scoring). */
@@ -56,6 +75,10 @@ export class NodeInfo {
     const key = podKey(pod);
     if (this.pods.has(key)) this.removePod(pod);
     this.pods.set(key, pod);
+    if (podHasAffinity(pod)) {
+      this.podsWithAffinity.set(key, pod);
+      if (podHasRequiredAntiAffinity(pod)) this.podsWithRequiredAntiAffinity.set(key, pod);
+    }
     this.account(pod, 1);
   }
 
@@ -65,6 +88,7 @@ export class NodeInfo {
     const existing = this.pods.get(key);
     if (existing === undefined) return false;
     this.pods.delete(key);
+    if (this.podsWithAffinity.delete(key)) this.podsWithRequiredAntiAffinity.delete(key);
     this.account(existing, -1);
     return true;
   }
@@ -74,6 +98,7 @@ export class NodeInfo {
     addResource(this.requested, r.resource, sign);
     this.nonZeroMilliCPU += sign * r.nonZeroMilliCPU;
     this.nonZeroMemory += sign * r.nonZeroMemory;
+    this.usedPorts.addPod(pod, sign);
     this.generation++;
   }
 }

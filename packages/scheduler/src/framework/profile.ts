@@ -41,17 +41,26 @@ export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
   return {
     queueSort: [{ name: 'PrioritySort' }],
-    preFilter: [{ name: 'NodeResourcesFit' }, { name: 'NodeAffinity' }],
+    preFilter: [
+      { name: 'NodeResourcesFit' },
+      { name: 'NodePorts' },
+      { name: 'InterPodAffinity' },
+      { name: 'NodeAffinity' },
+    ],
     filter: [
       { name: 'NodeUnschedulable' },
       { name: 'NodeResourcesFit' },
       { name: 'NodeName' },
+      { name: 'NodePorts' },
       { name: 'NodeAffinity' },
       { name: 'TaintToleration' },
+      { name: 'InterPodAffinity' },
     ],
     postFilter: [],
-    preScore: [{ name: 'TaintToleration' }],
+    preScore: [{ name: 'InterPodAffinity' }, { name: 'TaintToleration' }],
     score: [
+      { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+      { name: 'InterPodAffinity', weight: 1 },
       { name: 'NodeResourcesLeastAllocated', weight: 1 },
       { name: 'NodeAffinity', weight: 1 },
       { name: 'TaintToleration', weight: 1 },

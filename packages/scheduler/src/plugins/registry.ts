@@ -1,6 +1,8 @@
 import type { PluginFactory, PluginRegistry } from '../framework/interfaces';
 import { DEFAULT_BINDER, DefaultBinder } from './defaultbinder/defaultBinder';
+import { INTER_POD_AFFINITY, InterPodAffinity } from './interpodaffinity/interPodAffinity';
 import { NODE_AFFINITY, NodeAffinity } from './nodeaffinity/nodeAffinity';
+import { NODE_PORTS, NodePorts } from './nodeports/nodePorts';
 import { NODE_NAME, NodeName } from './nodename/nodeName';
 import {
   NODE_RESOURCES_FIT,
@@ -12,6 +14,10 @@ import {
   NodeResourcesLeastAllocated,
   type NodeResourcesLeastAllocatedArgs,
 } from './noderesourcesleastallocated/nodeResourcesLeastAllocated';
+import {
+  NODE_RESOURCES_BALANCED_ALLOCATION,
+  NodeResourcesBalancedAllocation,
+} from './noderesourcesbalancedallocation/nodeResourcesBalancedAllocation';
 import { NODE_UNSCHEDULABLE, NodeUnschedulable } from './nodeunschedulable/nodeUnschedulable';
 import { PRIORITY_SORT, PrioritySort } from './prioritysort/prioritySort';
 import { TAINT_TOLERATION, TaintToleration } from './tainttoleration/taintToleration';
@@ -29,6 +35,9 @@ export function inTreeRegistry(): PluginRegistry {
       NODE_RESOURCES_LEAST_ALLOCATED,
       (args) => new NodeResourcesLeastAllocated(args as NodeResourcesLeastAllocatedArgs | undefined),
     ],
+    [NODE_PORTS, () => new NodePorts()],
+    [INTER_POD_AFFINITY, (args, handle) => new InterPodAffinity(args, handle)],
+    [NODE_RESOURCES_BALANCED_ALLOCATION, () => new NodeResourcesBalancedAllocation()],
     [DEFAULT_BINDER, (_args, handle) => new DefaultBinder(handle)],
   ]);
 }

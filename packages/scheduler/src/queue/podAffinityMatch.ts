@@ -1,19 +1,9 @@
-import { labelSelectorAsSelector, type Pod } from '@orch/api';
+import type { Pod } from '@orch/api';
+import { podAffinityInfo, termMatches } from '../framework/podAffinityTerms';
 
 /** Whether one of the pod's required pod-affinity terms selects the other pod (as Kubernetes checks on pod assignment). */
 export function affinityTermsMatchPod(pod: Pod, other: Pod): boolean {
-  const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (!terms || terms.length === 0) return false;
-  const otherNamespace = other.metadata?.namespace ?? '';
-  for (const term of terms) {
-    const namespaces =
-      term.namespaces && term.namespaces.length > 0 ? term.namespaces : [pod.metadata?.namespace ?? ''];
-    if (!namespaces.includes(otherNamespace)) continue;
-    try {
-      if (labelSelectorAsSelector(term.labelSelector).matches(other.metadata?.labels ?? {})) return true;
-    } catch {
-      // An invalid selector matches nothing.
-    }
-  }
+  for (const term of podAffinityInfo(pod).requiredAffinity)
+    if (termMatches(term, other, undefined)) return true;
   return false;
 }

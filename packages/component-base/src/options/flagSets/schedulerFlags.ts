@@ -32,7 +32,7 @@ export function schedulerDeprecatedFlags(): FlagSpec[] {
       name: 'hard-pod-affinity-symmetric-weight',
       type: 'int32',
       default: 1,
-      help: 'RequiredDuringScheduling affinity is not symmetric, but there is an implicit PreferredDuringScheduling affinity rule corresponding to every RequiredDuringScheduling affinity rule. This is the weight of the implicit rule, in the range 0-100. This option was moved to the policy configuration file.',
+      help: 'RequiredDuringScheduling affinity is not symmetric, but there is an implicit PreferredDuringScheduling affinity rule corresponding to every RequiredDuringScheduling affinity rule. This is the weight of the implicit rule, in the range 0-100. It sets the hardPodAffinityWeight argument of the InterPodAffinity plugin in every profile; that argument can be given in the --config file instead.',
       deprecated: viaConfig,
       configKey: 'hardPodAffinitySymmetricWeight',
     }),
