@@ -151,9 +151,15 @@ function daemons(opts, pki) {
         ...daemonArgs('controller-manager', 10257),
         // each controller acts as its own service account with its own role, as kubeadm runs them
         '--use-service-account-credentials',
+        // claims of the default StorageClass `standard` (see ADDONS) become host-path volumes
+        '--enable-hostpath-provisioner',
         // the cluster CA signs approved CertificateSigningRequests (kubectl certificate approve)
         `--cluster-signing-cert-file=${pki.files.caCert}`,
         `--cluster-signing-key-file=${pki.files.caKey}`,
+        // the tokens controller signs the tokens of kubernetes.io/service-account-token secrets with
+        // the key whose public half the apiserver verifies them with (--service-account-key-file)
+        `--service-account-private-key-file=${pki.files.serviceAccountKey}`,
+        `--root-ca-file=${pki.files.caCert}`,
       ],
       ready: 'https://127.0.0.1:10257/healthz',
       nodeOptions: reconcilerOptions,
@@ -163,6 +169,8 @@ function daemons(opts, pki) {
       bin: ccmBin,
       args: [
         ...daemonArgs('cloud-controller-manager', 10258),
+        // as the controller manager: each cloud controller acts as the service account Kubernetes names
+        '--use-service-account-credentials',
         '--cloud-provider=local',
         `--cloud-config=${localCloudConfig(opts.dataDir)}`,
         '--allocate-node-cidrs=true',
@@ -227,7 +235,34 @@ function startupHelper() {
       req.on('error', () => resolve(false));
       req.on('timeout', () => req.destroy());
     });
-  process.on('message', async ({ probe: url }) => {
+  /** POSTs an object as the admin; resolves with the answer's status code. */
+  const create = (url, object) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(object);
+      const req = https.request(
+        url,
+        {
+          method: 'POST',
+          ca: pki.ca,
+          cert: pki.admin.cert,
+          key: pki.admin.key,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  process.on('message', async ({ probe: url, ensure }) => {
+    if (ensure) {
+      // created when missing, left as the user made it otherwise (409 AlreadyExists)
+      const code = await create(ensure.url, ensure.object).catch((e) => e.message);
+      process.send({ ensured: ensure.url, ok: code === 201 || code === 409, code });
+      return;
+    }
     while (process.connected && !(await probe(url))) await new Promise((r) => setTimeout(r, 50));
     if (process.connected) process.send({ ready: url });
   });
@@ -244,6 +279,45 @@ function startHelper(dataDir, server) {
     helper.once('message', (m) => (m.pki ? resolve({ helper, pki: m.pki }) : reject(new Error(m.error))));
     helper.once('exit', (code) => reject(new Error(`startup helper exited (${code})`)));
   });
+}
+
+/**
+ * The objects a new cluster starts with, as Kubernetes' local-up-cluster starts its own: the default
+ * StorageClass `standard`, whose claims the controller manager provisions as host-path volumes
+ * (--enable-hostpath-provisioner), so a StatefulSet's volumeClaimTemplates bind. Made when missing.
+ */
+const ADDONS = [
+  {
+    path: '/apis/storage.k8s.io/v1/storageclasses',
+    object: {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: {
+        name: 'standard',
+        annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+        labels: { 'addonmanager.kubernetes.io/mode': 'EnsureExists' },
+      },
+      provisioner: 'kubernetes.io/host-path',
+    },
+  },
+];
+
+/** Creates the missing addons through the helper; a failure is reported, not fatal. */
+async function ensureAddons(helper, server) {
+  for (const { path: apiPath, object } of ADDONS) {
+    const url = server + apiPath;
+    const answer = await new Promise((resolve) => {
+      const onMessage = (m) => {
+        if (m.ensured !== url) return;
+        helper.off('message', onMessage);
+        resolve(m);
+      };
+      helper.on('message', onMessage);
+      helper.send({ ensure: { url, object } });
+    });
+    if (!answer.ok)
+      console.error(`orch: could not create ${object.kind} ${object.metadata.name}: ${answer.code}`);
+  }
 }
 
 /** Waits until the daemon's health endpoint answers 200 (true) or the daemon exits (false). */
@@ -327,6 +401,7 @@ async function main() {
   const [apiserver, ...clients] = daemons(opts, pki);
   if (!fs.existsSync(apiserver.bin)) throw new Error('orch-apiserver is not built: run npm run build');
   if (!(await launch(apiserver))) return;
+  await ensureAddons(helper, `https://127.0.0.1:${opts.port}`);
   // a daemon whose binary is not built yet is skipped
   const ready = await Promise.all(clients.filter((d) => fs.existsSync(d.bin)).map(launch));
   if (ready.includes(false)) return;

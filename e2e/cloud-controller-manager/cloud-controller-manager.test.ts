@@ -151,6 +151,8 @@ describe('orch-cloud-controller-manager against orch-apiserver', () => {
         `--client-ca-file=${api.pki.files.caCert}`,
         '--cloud-provider=local',
         `--cloud-config=${configFile}`,
+        // every test below runs the controllers as their own service accounts, under their roles
+        '--use-service-account-credentials',
         '--allocate-node-cidrs=true',
         '--cluster-cidr=10.244.0.0/16',
         '--route-reconciliation-period=300ms',
@@ -338,5 +340,21 @@ describe('orch-cloud-controller-manager against orch-apiserver', () => {
     );
     // The agent's node is Ready and listed: kept.
     expect((await nodes.get('orch-node-0')).metadata?.name).toBe('orch-node-0');
+  });
+
+  test('the controllers acted as the service accounts Kubernetes names them, refused nothing', async () => {
+    const accounts = await kubectlOK(api.kubeconfig, [
+      'get',
+      'serviceaccounts',
+      '-n',
+      'orch-system',
+      '-o',
+      'jsonpath={.items[*].metadata.name}',
+    ]);
+    expect(accounts.split(' ')).toEqual(
+      expect.arrayContaining(['node-controller', 'route-controller', 'service-controller']),
+    );
+    expect(accounts).not.toContain('cloud-node');
+    expect(readFileSync(daemon.log, 'utf8')).not.toMatch(/forbidden/i);
   });
 });

@@ -1,10 +1,12 @@
 import { controllerClusterRoleBindings, controllerClusterRoles } from '@orch/apiserver';
+import { CLOUD_CONTROLLER_REGISTRY } from '@orch/cloud-controller-manager';
 import { CONTROLLER_REGISTRY } from '@orch/controller-manager';
 
 /** With --use-service-account-credentials each controller acts as its service account: it needs its role. */
 test('every built controller has a bootstrap role bound to its service account in orch-system', () => {
   const roles = new Set(controllerClusterRoles.map((r) => r.metadata.name));
   for (const [name, descriptor] of Object.entries(CONTROLLER_REGISTRY)) {
+    if (descriptor.rootCredentials) continue;
     const serviceAccount = descriptor.serviceAccount ?? `${name}-controller`;
     const role = `system:controller:${serviceAccount}`;
     expect({ name, role, declared: roles.has(role) }).toEqual({ name, role, declared: true });
@@ -12,5 +14,34 @@ test('every built controller has a bootstrap role bound to its service account i
     expect(binding?.subjects).toEqual([
       { kind: 'ServiceAccount', name: serviceAccount, namespace: 'orch-system' },
     ]);
+  }
+});
+
+/** As Kubernetes' tokens controller, a controller minting credentials acts with the manager's own. */
+test('a controller with the manager credentials has no service account role', () => {
+  const roles = new Set(controllerClusterRoles.map((r) => r.metadata.name));
+  const rooted = Object.entries(CONTROLLER_REGISTRY).filter(([, d]) => d.rootCredentials);
+  expect(rooted.map(([name]) => name)).toEqual(['serviceaccount-token']);
+  for (const [name, descriptor] of rooted) {
+    for (const account of [descriptor.serviceAccount ?? `${name}-controller`, 'tokens-controller'])
+      expect({ name, role: roles.has(`system:controller:${account}`) }).toEqual({ name, role: false });
+  }
+});
+
+/** The cloud controller manager's controllers act as the service accounts Kubernetes gives them. */
+test('every cloud controller has a bootstrap role bound to its service account in orch-system', () => {
+  const roles = new Set(controllerClusterRoles.map((r) => r.metadata.name));
+  const accounts = Object.entries(CLOUD_CONTROLLER_REGISTRY).map(
+    ([name, descriptor]) => [name, descriptor.serviceAccount ?? `${name}-controller`] as const,
+  );
+  expect(Object.fromEntries(accounts)).toEqual({
+    'cloud-node': 'node-controller',
+    'cloud-node-lifecycle': 'node-controller',
+    route: 'route-controller',
+    service: 'service-controller',
+  });
+  for (const [name, account] of accounts) {
+    const role = `system:controller:${account}`;
+    expect({ name, role, declared: roles.has(role) }).toEqual({ name, role, declared: true });
   }
 });

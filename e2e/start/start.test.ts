@@ -111,6 +111,22 @@ describe('npm start (scripts/start.js)', () => {
       async () => (await jsonpath(['deployment', 'web'], '{.status.readyReplicas}')) === '2',
       'two ready replicas',
     );
+    // a claim without a class gets the default StorageClass and a host-path volume made for it
+    await kubectlOK(
+      kubeconfig,
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      }),
+    );
+    await eventually(
+      async () => (await jsonpath(['pvc', 'data'], '{.status.phase}')) === 'Bound',
+      'the claim bound',
+    );
+    expect(await jsonpath(['pvc', 'data'], '{.spec.storageClassName}')).toBe('standard');
 
     // Ctrl-C stops every daemon, then the script: the apiserver no longer answers
     expect(await interrupt(running)).toBe(0);

@@ -48,7 +48,14 @@ export async function startSuite(options: { etcd?: boolean; nodes?: number } = {
         ...loopbackDaemonArgs(kubeconfig, port, join(api.dataDir, 'pki', name)),
         ...le,
         // each controller acts as its own service account, bound to its own role, as kubeadm runs them
-        ...(kind === 'controller-manager' ? ['--use-service-account-credentials'] : []),
+        ...(kind === 'controller-manager'
+          ? [
+              '--use-service-account-credentials',
+              // token secrets get tokens the apiserver verifies with the public half of this key
+              `--service-account-private-key-file=${api.pki.files.serviceAccountKey}`,
+              `--root-ca-file=${api.pki.files.caCert}`,
+            ]
+          : []),
       ],
       logs,
     );

@@ -33,6 +33,13 @@ export {
   type LeaderElectionOptions,
 } from './options/componentOptions';
 export { daemonValidators, validateFlags, type FlagValidator } from './options/validateFlags';
+export {
+  nodeIpamConfig,
+  RANGE_ALLOCATOR,
+  type NodeIpamConfig,
+  type NodeIpamFlagValues,
+  type ParsedCIDR,
+} from './options/nodeIpamConfig';
 export { restConfigFromFlags } from './options/restConfigFromFlags';
 export { PROTOBUF_CONTENT_TYPE, SYSTEM_NAMESPACE, type DaemonKind } from './options/daemonKind';
 export {
@@ -152,6 +159,19 @@ export {
   type DelegatedAuthHooks,
 } from './auth/delegatedAuthFromFlags';
 export { withDelegatedAuth } from './auth/withDelegatedAuth';
+
+// Service-account tokens: what the apiserver and the tokens controller both sign.
+export {
+  jwtAlgorithm,
+  keyID,
+  legacyServiceAccountClaims,
+  legacyServiceAccountIssuer,
+  parsePrivateKeyPEM,
+  serviceAccountUsername,
+  signJWT,
+  signLegacyServiceAccountToken,
+  type LegacyTokenSubject,
+} from './auth/serviceAccountToken';
 
 // Controller machinery shared by the controller managers.
 export type {

@@ -206,16 +206,81 @@ export {
   unscheduledTerminatingPods,
 } from './podgc/podsToCollect';
 export { TTLAfterFinishedController } from './ttlafterfinished/TTLAfterFinishedController';
+export { jobFinishTime, needsCleanup, ttlTimeLeft, type TTLTimeLeft } from './ttlafterfinished/ttlTimeLeft';
 export {
-  jobFinishTime,
-  MAX_TIMER_DELAY_MS,
-  needsCleanup,
-  requeueAfterMs,
-  ttlTimeLeft,
-  type TTLTimeLeft,
-} from './ttlafterfinished/ttlTimeLeft';
+  ClusterRoleAggregationController,
+  CLUSTER_ROLE_AGGREGATION_FIELD_MANAGER,
+} from './clusterroleaggregation/ClusterRoleAggregationController';
+export { aggregatedRules, sameRules } from './clusterroleaggregation/aggregatedRules';
+export { TTLController } from './ttl/TTLController';
+export {
+  ClusterSizeTTL,
+  hasTTL,
+  NODE_TTL_ANNOTATION,
+  TTL_BOUNDARIES,
+  type TTLBoundary,
+} from './ttl/ttlBoundaries';
+export { AUTO_APPROVED_REASON, CSRApprovingController } from './certificates/CSRApprovingController';
+export {
+  isNodeClientCert,
+  isSelfNodeClientCert,
+  NODE_CLIENT_RECOGNIZERS,
+  type NodeClientRecognizer,
+} from './certificates/nodeClientRecognizers';
+export { CSRCleanerController } from './certificates/CSRCleanerController';
+export {
+  APPROVED_EXPIRATION_MS,
+  CSR_CLEANER_INTERVAL_MS,
+  csrCleanupReason,
+  DENIED_EXPIRATION_MS,
+  FAILED_EXPIRATION_MS,
+  PENDING_EXPIRATION_MS,
+} from './certificates/csrCleanup';
 export { namespaceDeletionOrder } from './namespace/deletionOrder';
+export {
+  ENABLE_DYNAMIC_PROVISIONING_FLAG,
+  ENABLE_HOSTPATH_PROVISIONER_FLAG,
+  PersistentVolumeController,
+  type PersistentVolumeBinderOptions,
+} from './volume/persistentvolume/PersistentVolumeController';
+export {
+  boundClaimAction,
+  unboundClaimAction,
+  volumeAction,
+  type BinderEvent,
+  type BoundClaimAction,
+  type UnboundClaimAction,
+  type VolumeAction,
+} from './volume/persistentvolume/binderActions';
+export {
+  ANN_BETA_STORAGE_PROVISIONER,
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_DYNAMICALLY_PROVISIONED,
+  ANN_SELECTED_NODE,
+  ANN_STORAGE_PROVISIONER,
+  findBestMatchForClaim,
+  findMatchingVolume,
+  isVolumeBoundToClaim,
+  volumeUnsatisfiedReason,
+} from './volume/persistentvolume/volumeMatching';
+export {
+  HOST_PATH_PLUGIN,
+  HOST_PATH_PROVISION_DIR,
+  hostPathVolume,
+  provisionPlan,
+  reclaimPlan,
+  type ProvisionPlan,
+  type ReclaimPlan,
+} from './volume/persistentvolume/volumePlugins';
+export { PVProtectionController } from './volume/pvprotection/PVProtectionController';
+export { PVCProtectionController } from './volume/pvcprotection/PVCProtectionController';
+export { podUsesClaim } from './volume/pvcprotection/podUsesClaim';
 export {
   ServiceAccountController,
   DEFAULT_SERVICE_ACCOUNTS,
 } from './serviceaccount/ServiceAccountController';
+export { TokensController, type TokensControllerOptions } from './serviceaccount/TokensController';
+export { SERVICE_ACCOUNT_TOKEN_TYPE } from './serviceaccount/tokenSecret';
+export { RangeAllocator } from './nodeipam/RangeAllocator';
+export { CIDR_RANGE_EXHAUSTED, CIDRSet } from './nodeipam/CIDRSet';

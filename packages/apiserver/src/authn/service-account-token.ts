@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   decodeJwt,
@@ -8,19 +8,24 @@ import {
   SignJWT,
   type JWTPayload,
 } from 'jose';
+import {
+  jwtAlgorithm,
+  keyID,
+  legacyServiceAccountClaims as legacyClaim,
+  legacyServiceAccountIssuer,
+  serviceAccountUsername,
+} from '@orch/component-base';
 import { AuthenticationError } from './authentication-error';
 import type { UserInfo } from './authenticator';
 import { intersectAudiences, type TokenAuthenticator, type TokenResult } from './token-authenticator';
 
-/** The issuer of secret-based (legacy) service-account tokens. */
-export const legacyServiceAccountIssuer = 'kubernetes/serviceaccount';
-
-const legacyClaim = {
-  namespace: 'kubernetes.io/serviceaccount/namespace',
-  secretName: 'kubernetes.io/serviceaccount/secret.name',
-  serviceAccountName: 'kubernetes.io/serviceaccount/service-account.name',
-  serviceAccountUID: 'kubernetes.io/serviceaccount/service-account.uid',
-} as const;
+// The signing shared with the controller manager's tokens controller lives in component-base.
+export {
+  keyID,
+  legacyServiceAccountIssuer,
+  serviceAccountUsername,
+  signLegacyServiceAccountToken,
+} from '@orch/component-base';
 
 /** Extra keys a pod-bound token adds to its user. */
 export const serviceAccountExtra = {
@@ -37,11 +42,6 @@ interface BoundClaims {
   serviceaccount?: { name?: string; uid?: string };
   pod?: { name?: string; uid?: string };
   secret?: { name?: string; uid?: string };
-}
-
-/** The username of a service account. */
-export function serviceAccountUsername(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
 }
 
 /** The user a service account authenticates as. */
@@ -66,22 +66,6 @@ export function parsePublicKeys(pem: string): KeyObject[] {
   return blocks.map((b) =>
     /PRIVATE KEY/.test(b.split('\n')[0]!) ? createPublicKey(createPrivateKey(b)) : createPublicKey(b),
   );
-}
-
-/** The key id Kubernetes puts in a token header: unpadded base64url of the SHA-256 of the public key's DER. */
-export function keyID(key: KeyObject): string {
-  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256')
-    .update(publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('base64url');
-}
-
-function algorithmFor(key: KeyObject): string {
-  if (key.asymmetricKeyType === 'ec') {
-    const curve = key.asymmetricKeyDetails?.namedCurve;
-    return curve === 'secp384r1' ? 'ES384' : curve === 'secp521r1' ? 'ES512' : 'ES256';
-  }
-  return 'RS256';
 }
 
 export interface ServiceAccountTokenOptions {
@@ -317,7 +301,7 @@ export async function signServiceAccountToken(
   if (request.boundObject?.kind === 'Secret')
     bound.secret = { name: request.boundObject.name, uid: request.boundObject.uid };
   const token = await new SignJWT({ 'kubernetes.io': bound as Record<string, unknown> })
-    .setProtectedHeader({ alg: algorithmFor(key), kid: keyID(key) })
+    .setProtectedHeader({ alg: jwtAlgorithm(key), kid: keyID(key) })
     .setIssuer(issuer)
     .setSubject(serviceAccountUsername(request.namespace, request.name))
     .setAudience([...request.audiences])
@@ -327,22 +311,4 @@ export async function signServiceAccountToken(
     .setJti(randomUUID())
     .sign(key);
   return { token, expirationTimestamp: new Date(exp * 1000) };
-}
-
-/** Issues a secret-based (legacy, non-expiring) token for a service account's token secret. */
-export async function signLegacyServiceAccountToken(
-  privateKeyPem: string | KeyObject,
-  account: { namespace: string; name: string; uid: string; secretName: string },
-): Promise<string> {
-  const key = typeof privateKeyPem === 'string' ? createPrivateKey(privateKeyPem) : privateKeyPem;
-  return new SignJWT({
-    [legacyClaim.namespace]: account.namespace,
-    [legacyClaim.secretName]: account.secretName,
-    [legacyClaim.serviceAccountName]: account.name,
-    [legacyClaim.serviceAccountUID]: account.uid,
-  })
-    .setProtectedHeader({ alg: algorithmFor(key), kid: keyID(key) })
-    .setIssuer(legacyServiceAccountIssuer)
-    .setSubject(serviceAccountUsername(account.namespace, account.name))
-    .sign(key);
 }

@@ -221,6 +221,13 @@ export const bootstrapClusterRoles: RoleObject[] = [
     {},
     { [aggregateTo('admin')]: 'true', [aggregateTo('edit')]: 'true', [aggregateTo('view')]: 'true' },
   ),
+  // what the csrapproving controller asks of a node client certificate's requester: any node's, or its own
+  clusterRole('system:certificates.k8s.io:certificatesigningrequests:nodeclient', [
+    rule(['create'], ['certificates.k8s.io'], ['certificatesigningrequests/nodeclient']),
+  ]),
+  clusterRole('system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', [
+    rule(['create'], ['certificates.k8s.io'], ['certificatesigningrequests/selfnodeclient']),
+  ]),
   clusterRole('system:orch-scheduler', [
     ...eventRules,
     // leader election (any lock object the scheduler is configured with)

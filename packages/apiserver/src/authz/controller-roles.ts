@@ -1,4 +1,10 @@
-import type { BindingObject, PolicyRule, RoleObject, Subject } from './rbac-objects';
+import {
+  rbacGroup,
+  type BindingObject,
+  type PolicyRule,
+  type RoleObject,
+  type Subject,
+} from './rbac-objects';
 import { binding, clusterRole, read, rule } from './bootstrap-roles';
 
 /** The namespace of the controllers' service accounts (--use-service-account-credentials). */
@@ -77,6 +83,21 @@ const controllerRules: Record<string, PolicyRule[]> = {
     rule(['list', 'delete'], [''], ['pods']),
     rule(read, ['coordination.k8s.io'], ['leases']),
   ],
+  'persistent-volume-binder': [
+    rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [''], ['persistentvolumes']),
+    rule(['update'], [''], ['persistentvolumes/status']),
+    rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+    rule(['update'], [''], ['persistentvolumeclaims/status']),
+    rule(['list', 'watch', 'get', 'create', 'delete'], [''], ['pods']),
+    rule(['get', 'list', 'watch'], ['storage.k8s.io'], ['storageclasses']),
+    rule(['get', 'list'], [''], ['nodes']),
+    rule(['watch'], [''], ['events']),
+  ],
+  'pv-protection-controller': [rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumes'])],
+  'pvc-protection-controller': [
+    rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+    rule(['list', 'watch', 'get'], [''], ['pods']),
+  ],
   'pod-garbage-collector': [
     rule(['list', 'watch', 'delete'], [''], ['pods']),
     rule(['get', 'list'], [''], ['nodes']),
@@ -100,6 +121,14 @@ const controllerRules: Record<string, PolicyRule[]> = {
   ],
   'root-ca-cert-publisher': [rule(['create', 'update'], [''], ['configmaps'])],
   'service-account-controller': [rule(['create'], [''], ['serviceaccounts'])],
+  // the cloud controller manager's: its cloud-node and cloud-node-lifecycle controllers act as node-controller
+  'route-controller': [rule(['list', 'watch'], [''], ['nodes']), rule(['patch'], [''], ['nodes/status'])],
+  'service-controller': [
+    rule(['get', 'list', 'watch'], [''], ['services']),
+    rule(['patch', 'update'], [''], ['services']),
+    rule(['patch', 'update'], [''], ['services/status']),
+    rule(['list', 'watch'], [''], ['nodes']),
+  ],
   'statefulset-controller': [
     rule(['list', 'watch'], [''], ['pods']),
     rule(['get', 'create', 'delete', 'update', 'patch'], [''], ['pods']),
@@ -112,8 +141,13 @@ const controllerRules: Record<string, PolicyRule[]> = {
   ],
   'ttl-after-finished-controller': [rule(['get', 'list', 'watch', 'delete'], ['batch'], ['jobs'])],
   'certificate-controller': [
-    rule(read, ['certificates.k8s.io'], ['certificatesigningrequests']),
-    rule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/status']),
+    rule(['get', 'list', 'watch', 'delete'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+    rule(
+      ['update'],
+      ['certificates.k8s.io'],
+      ['certificatesigningrequests/status', 'certificatesigningrequests/approval'],
+    ),
+    rule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet']),
     rule(
       ['sign'],
       ['certificates.k8s.io'],
@@ -125,7 +159,12 @@ const controllerRules: Record<string, PolicyRule[]> = {
         'kubernetes.io/legacy-unknown',
       ],
     ),
+    rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
   ],
+  'clusterrole-aggregation-controller': [
+    rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [rbacGroup], ['clusterroles']),
+  ],
+  'ttl-controller': [rule(['update', 'patch', 'list', 'watch'], [''], ['nodes'])],
 };
 
 const serviceAccount = (name: string): Subject => ({

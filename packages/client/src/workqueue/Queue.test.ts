@@ -1,4 +1,4 @@
-import { DelayingQueue } from './DelayingQueue';
+import { DelayingQueue, MAX_TIMER_MS } from './DelayingQueue';
 import { Queue } from './Queue';
 import { RateLimitingQueue } from './RateLimitingQueue';
 import {
@@ -142,6 +142,33 @@ describe('DelayingQueue', () => {
     q.addAfter('b', 1000);
     q.shutDown();
     expect(q.waitingLen()).toBe(0);
+  });
+
+  it('waits out delays longer than one timer can hold instead of adding at once', () => {
+    jest.useFakeTimers();
+    try {
+      const q = new DelayingQueue<string>();
+      const day = 24 * 3600 * 1000;
+      q.addAfter('far', 40 * day);
+      jest.advanceTimersByTime(1);
+      expect(q.len()).toBe(0);
+      jest.advanceTimersByTime(30 * day);
+      expect(q.len()).toBe(0);
+      expect(q.waitingLen()).toBe(1);
+      // an earlier deadline still replaces the far one
+      q.addAfter('far', day);
+      jest.advanceTimersByTime(day);
+      expect(q.len()).toBe(1);
+      expect(q.waitingLen()).toBe(0);
+      q.addAfter('later', MAX_TIMER_MS + 5 * day);
+      jest.advanceTimersByTime(MAX_TIMER_MS);
+      expect(q.len()).toBe(1);
+      jest.advanceTimersByTime(5 * day);
+      expect(q.len()).toBe(2);
+      q.shutDown();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import type { CloudProvider } from '../cloudprovider/CloudProvider';
 import { initCloudProvider } from '../cloudprovider/cloudProviderRegistry';
 import type { CloudControllerOptions } from '../controllers/CloudControllerContext';
 import { CloudControllerManager } from '../manager/CloudControllerManager';
+import { CLOUD_CONTROLLER_REGISTRY } from '../manager/cloudControllerRegistry';
 import { registerBuiltinProviders } from '../providers/registerBuiltinProviders';
 
 export const COMPONENT_NAME = 'orch-cloud-controller-manager';
@@ -57,6 +58,7 @@ export async function runCloudControllerManager(
     ...options,
     name: COMPONENT_NAME,
     eventComponent: (name) => EVENT_COMPONENTS[name] ?? `${name}-controller`,
+    serviceAccount: (name) => CLOUD_CONTROLLER_REGISTRY[name]?.serviceAccount ?? `${name}-controller`,
     create: (deps) =>
       new CloudControllerManager({
         ...deps,

@@ -27,6 +27,11 @@ export interface CloudControllerContext extends ControllerContext {
 export interface CloudControllerDescriptor {
   /** The flag giving the number of workers, if the controller has one. */
   concurrencyFlag?: string;
+  /**
+   * The service account (in orch-system) the controller acts as with --use-service-account-credentials,
+   * as Kubernetes names it; `<name>-controller` unless given.
+   */
+  serviceAccount?: string;
   /** Starts the controller; undefined when it has nothing to do (its cloud capability is missing). */
   start(ctx: CloudControllerContext): RunningController | undefined;
 }

@@ -7,12 +7,14 @@ import { ServiceController } from '../controllers/service/ServiceController';
 /** The cloud controllers by the name --controllers uses; each needs one capability of the cloud. */
 export const CLOUD_CONTROLLER_REGISTRY: Readonly<Record<string, CloudControllerDescriptor>> = {
   'cloud-node': {
+    serviceAccount: 'node-controller',
     start: (ctx) => {
       const instances = ctx.cloud.instances();
       return instances && new CloudNodeController(ctx, instances);
     },
   },
   'cloud-node-lifecycle': {
+    serviceAccount: 'node-controller',
     start: (ctx) => {
       const instances = ctx.cloud.instances();
       return instances && new CloudNodeLifecycleController(ctx, instances);

@@ -70,6 +70,11 @@ export interface ControllerDescriptor {
    */
   serviceAccount?: string;
   /**
+   * The controller acts with the manager's own credentials even with --use-service-account-credentials
+   * (Kubernetes' tokens controller, which mints the tokens the service accounts authenticate with).
+   */
+  rootCredentials?: boolean;
+  /**
    * Registers informers and handlers and starts the workers once the caches have synced; undefined
    * when the controller has nothing to do with this configuration (it says why in the log).
    */

@@ -61,8 +61,11 @@ export interface ControllerManagerDaemonOptions<
   name: string;
   /** The event source component of a controller's events. */
   eventComponent(controller: string): string;
-  /** The service account a controller acts as with --use-service-account-credentials; `<name>-controller` unless given. */
-  serviceAccount?(controller: string): string;
+  /**
+   * The service account a controller acts as with --use-service-account-credentials;
+   * `<name>-controller` unless given, undefined for one that acts with the manager's credentials.
+   */
+  serviceAccount?(controller: string): string | undefined;
   /** Makes the manager; called once the clients and informers exist. */
   create(deps: ControllerManagerDeps): M;
 }
@@ -100,8 +103,10 @@ export function runControllerManagerDaemon<M extends StartableManager>(
   const broadcasters: EventBroadcaster[] = [];
   const manager = options.create({
     informers,
-    clientFor: async (name) =>
-      credentials ? credentials.clientFor(options.serviceAccount?.(name) ?? `${name}-controller`) : rest,
+    clientFor: async (name) => {
+      const account = options.serviceAccount ? options.serviceAccount(name) : `${name}-controller`;
+      return credentials && account ? credentials.clientFor(account) : rest;
+    },
     recorderFor: (name, client) => {
       const broadcaster = new EventBroadcaster(eventSinkFor(client), {
         onError: (message) => log.warning(`events: ${message}`),

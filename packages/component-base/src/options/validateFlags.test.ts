@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +165,52 @@ describe('validateFlags', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('checks --service-account-private-key-file holds a signing key while serviceaccount-token is enabled', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-sa-key-'));
+    try {
+      const good = join(dir, 'sa.key');
+      const bad = join(dir, 'sa.pub');
+      const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      writeFileSync(good, pair.privateKey.export({ type: 'pkcs1', format: 'pem' }));
+      writeFileSync(bad, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+      expect(problems('controller-manager', [`--service-account-private-key-file=${good}`])).toEqual([]);
+      expect(problems('controller-manager', [`--service-account-private-key-file=${bad}`])).toEqual([
+        '--service-account-private-key-file: error reading key for service account token controller: data does not contain a valid RSA or ECDSA private key',
+      ]);
+      expect(
+        problems('controller-manager', [
+          `--service-account-private-key-file=${bad}`,
+          '--controllers=*,-serviceaccount-token',
+        ]),
+      ).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the node IPAM configuration with --allocate-node-cidrs', () => {
+    expect(problems('controller-manager', ['--allocate-node-cidrs', '--cluster-cidr=10.0.0.0/16'])).toEqual(
+      [],
+    );
+    expect(problems('controller-manager', ['--allocate-node-cidrs'])).toEqual([
+      'Controller: Must specify --cluster-cidr if --allocate-node-cidrs is set',
+    ]);
+    expect(
+      problems('controller-manager', [
+        '--allocate-node-cidrs',
+        '--cluster-cidr=10.0.0.0/16',
+        '--cidr-allocator-type=X',
+      ]),
+    ).toEqual(['--cidr-allocator-type: invalid CIDR allocator type: X (only RangeAllocator is supported)']);
+    // nothing to allocate without it, or with nodeipam disabled
+    expect(problems('controller-manager', ['--cidr-allocator-type=X'])).toEqual([]);
+    expect(problems('controller-manager', ['--allocate-node-cidrs', '--controllers=*,-nodeipam'])).toEqual(
+      [],
+    );
+    // an IPv6 cluster CIDR gets /64 node CIDRs by default
+    expect(problems('controller-manager', ['--allocate-node-cidrs', '--cluster-cidr=fd00::/48'])).toEqual([]);
   });
 
   it('checks scheduler-only values', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resourceLockTypes } from '@orch/client';
 import { DEFAULT_FEATURE_GATES } from '../featuregate/defaultFeatureGates';
@@ -5,6 +6,7 @@ import { FeatureGate } from '../featuregate/featureGate';
 import { cipherSuiteErrors, tlsMinVersionErrors } from '../server/tlsSettings';
 import { loadSigningCA } from '../certs/certificate-request';
 import { loadCABundleFile } from '../auth/clientCertificates';
+import { parsePrivateKeyPEM } from '../auth/serviceAccountToken';
 import {
   CLOUD_CONTROLLER_MANAGER_CONTROLLERS,
   CONTROLLER_MANAGER_CONTROLLERS,
@@ -13,6 +15,7 @@ import {
   validateControllers,
 } from './controllers';
 import type { DaemonKind } from './daemonKind';
+import { nodeIpamConfig } from './nodeIpamConfig';
 import { formatDuration } from './duration';
 import { isCIDR, splitList } from './flagTypes';
 import type { ParsedFlags } from './parsedFlags';
@@ -137,7 +140,8 @@ const nodeIpamRules: FlagValidator[] = [
     for (const cidr of cidrs) {
       const prefix = Number(cidr.split('/')[1]);
       const family = isIP(cidr.split('/')[0]);
-      if ((family === 4 || ipv6Only) && prefix > mask) {
+      // an IPv6 cluster CIDR gets /64 node CIDRs unless the flag says otherwise (Kubernetes' default)
+      if ((family === 4 || (ipv6Only && flags.changed('node-cidr-mask-size'))) && prefix > mask) {
         errors.push(
           `--node-cidr-mask-size ${mask} must not be smaller than the --cluster-cidr ${cidr} prefix length`,
         );
@@ -146,6 +150,15 @@ const nodeIpamRules: FlagValidator[] = [
     return errors;
   },
 ];
+
+/** Whether the controller manager's --controllers enables a controller. */
+function enabled(flags: ParsedFlags, controller: string): boolean {
+  return isControllerEnabled(
+    controller,
+    flags.strings('controllers'),
+    CONTROLLER_MANAGER_DISABLED_BY_DEFAULT,
+  );
+}
 
 const controllerManagerRules: FlagValidator[] = [
   // a signing CA given on the command line must be usable; the default files may be missing (the
@@ -180,7 +193,37 @@ const controllerManagerRules: FlagValidator[] = [
       return [`--root-ca-file: ${(e as Error).message}`];
     }
   },
+  // the tokens controller does not start with a key it cannot sign with
+  (flags) => {
+    const file = flags.string('service-account-private-key-file');
+    if (!file || !enabled(flags, 'serviceaccount-token')) return [];
+    try {
+      parsePrivateKeyPEM(readFileSync(file, 'utf8'));
+      return [];
+    } catch (e) {
+      return [
+        `--service-account-private-key-file: error reading key for service account token controller: ${(e as Error).message}`,
+      ];
+    }
+  },
   ...nodeIpamRules,
+  // the node IPAM controller does not start with CIDRs it cannot allocate from
+  (flags) => {
+    if (!flags.bool('allocate-node-cidrs') || !enabled(flags, 'nodeipam')) return [];
+    try {
+      nodeIpamConfig({
+        cidrAllocatorType: flags.string('cidr-allocator-type'),
+        clusterCIDR: flags.string('cluster-cidr'),
+        serviceClusterIPRange: flags.string('service-cluster-ip-range'),
+        nodeCIDRMaskSize: flags.changed('node-cidr-mask-size')
+          ? flags.number('node-cidr-mask-size')
+          : undefined,
+      });
+      return [];
+    } catch (e) {
+      return [(e as Error).message];
+    }
+  },
   (flags) =>
     flags.duration('attach-detach-reconcile-sync-period') <= 1000
       ? ['--attach-detach-reconcile-sync-period must be longer than one second']

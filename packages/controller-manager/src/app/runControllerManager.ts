@@ -31,7 +31,10 @@ export async function runControllerManager(
     ...options,
     name: COMPONENT_NAME,
     eventComponent: (name) => CONTROLLER_REGISTRY[name]?.eventComponent ?? `${name}-controller`,
-    serviceAccount: (name) => CONTROLLER_REGISTRY[name]?.serviceAccount ?? `${name}-controller`,
+    serviceAccount: (name) =>
+      CONTROLLER_REGISTRY[name]?.rootCredentials
+        ? undefined
+        : (CONTROLLER_REGISTRY[name]?.serviceAccount ?? `${name}-controller`),
     create: (deps) => new ControllerManager({ ...deps, controllers: flags.strings('controllers') }),
   });
 }

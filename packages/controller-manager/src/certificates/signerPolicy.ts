@@ -30,8 +30,11 @@ function nodeIdentityError(req: ParsedCertificateRequest): string | undefined {
   return undefined;
 }
 
-/** Kubernetes' ValidateKubeletClientCSR. */
-function kubeletClientError(req: ParsedCertificateRequest, usages: readonly string[]): string | undefined {
+/** Kubernetes' ValidateKubeletClientCSR: what keeps a request from being a node client certificate request. */
+export function kubeletClientError(
+  req: ParsedCertificateRequest,
+  usages: readonly string[],
+): string | undefined {
   const identity = nodeIdentityError(req);
   if (identity) return identity;
   if (req.dnsNames.length) return 'DNS subjectAltNames are not allowed';

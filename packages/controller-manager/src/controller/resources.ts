@@ -18,6 +18,7 @@ export const RESOURCES = {
   services: core('services'),
   persistentvolumeclaims: core('persistentvolumeclaims'),
   configmaps: core('configmaps'),
+  secrets: core('secrets'),
   replicationcontrollers: core('replicationcontrollers'),
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true },
   daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets', namespaced: true },
@@ -38,6 +39,12 @@ export const RESOURCES = {
   jobs: { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true },
   cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true },
+  clusterroles: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterroles',
+    namespaced: false,
+  },
   certificatesigningrequests: {
     group: 'certificates.k8s.io',
     version: 'v1',

@@ -13,7 +13,10 @@ describe('--controllers', () => {
   test('* runs every built controller that is on by default', () => {
     const { run, notBuilt } = ControllerManager.enabled(['*']);
     expect(run).toEqual([
+      'clusterrole-aggregation',
       'cronjob',
+      'csrapproving',
+      'csrcleaner',
       'csrsigning',
       'daemonset',
       'deployment',
@@ -22,14 +25,20 @@ describe('--controllers', () => {
       'garbagecollector',
       'job',
       'namespace',
+      'nodeipam',
       'nodelifecycle',
+      'persistentvolume-binder',
       'podgc',
+      'pv-protection',
+      'pvc-protection',
       'replicaset',
       'replicationcontroller',
       'resourcequota',
       'root-ca-cert-publisher',
       'serviceaccount',
+      'serviceaccount-token',
       'statefulset',
+      'ttl',
       'ttl-after-finished',
     ]);
     expect(notBuilt).toContain('horizontalpodautoscaling');

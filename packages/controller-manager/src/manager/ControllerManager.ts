@@ -10,7 +10,7 @@ import {
 import type { RestClient, SharedInformerFactory } from '@orch/client';
 import type { EventRecorder } from '@orch/client';
 import { CONTROLLER_REGISTRY } from './controllerRegistry';
-import { ignoredFlags } from './unbuiltControllerFlags';
+import { ignoredFlags, ignoredPartFlags } from './unbuiltControllerFlags';
 
 export interface ControllerManagerOptions {
   /** The --controllers list. */
@@ -77,6 +77,14 @@ export class ControllerManager {
     )) {
       this.opts.logger.warning(
         `--${flag} has no effect: it configures ${controllers.map((c) => `"${c}"`).join(' and ')}, not built into this controller manager yet`,
+      );
+    }
+    for (const { flag, controller, part } of ignoredPartFlags(
+      run,
+      (f) => this.opts.flagGiven?.(f) ?? false,
+    )) {
+      this.opts.logger.warning(
+        `--${flag} has no effect: it configures ${part} of "${controller}", not built into this controller manager yet`,
       );
     }
     return this.group.start(run, async (name) => {

@@ -1,5 +1,8 @@
 import type { ControllerDescriptor } from '@orch/component-base';
 import { CronJobController } from '../cronjob/CronJobController';
+import { CSRApprovingController } from '../certificates/CSRApprovingController';
+import { CSRCleanerController } from '../certificates/CSRCleanerController';
+import { ClusterRoleAggregationController } from '../clusterroleaggregation/ClusterRoleAggregationController';
 import { startCSRSigning } from '../certificates/startCSRSigning';
 import { DaemonSetController } from '../daemonset/DaemonSetController';
 import { DeploymentController } from '../deployment/DeploymentController';
@@ -8,16 +11,22 @@ import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
 import { JobController } from '../job/JobController';
 import { NamespaceController } from '../namespace/NamespaceController';
+import { startNodeIpam } from '../nodeipam/startNodeIpam';
 import { NodeLifecycleController } from '../nodelifecycle/NodeLifecycleController';
 import { PodGCController } from '../podgc/PodGCController';
+import { PersistentVolumeController } from '../volume/persistentvolume/PersistentVolumeController';
+import { PVCProtectionController } from '../volume/pvcprotection/PVCProtectionController';
+import { PVProtectionController } from '../volume/pvprotection/PVProtectionController';
 import { REPLICA_SET_KIND, ReplicaSetController } from '../replicaset/ReplicaSetController';
 import { ReplicationManager } from '../replication/ReplicationManager';
 import { RootCACertPublisher } from '../rootcacertpublisher/RootCACertPublisher';
 import { rootCABundle } from '../rootcacertpublisher/rootCABundle';
 import { ResourceQuotaController } from '../resourcequota/ResourceQuotaController';
 import { ServiceAccountController } from '../serviceaccount/ServiceAccountController';
+import { startServiceAccountTokens } from '../serviceaccount/startServiceAccountTokens';
 import { StatefulSetController } from '../statefulset/StatefulSetController';
 import { TTLAfterFinishedController } from '../ttlafterfinished/TTLAfterFinishedController';
+import { TTLController } from '../ttl/TTLController';
 
 /** The controllers built so far, by the name --controllers uses. */
 export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>> = {
@@ -76,6 +85,17 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     syncPeriodFlag: 'namespace-sync-period',
     start: (ctx) => new NamespaceController(ctx),
   },
+  'serviceaccount-token': {
+    concurrencyFlag: 'concurrent-serviceaccount-token-syncs',
+    defaultWorkers: 5,
+    rootCredentials: true,
+    start: startServiceAccountTokens,
+  },
+  nodeipam: {
+    eventComponent: 'cidrAllocator',
+    serviceAccount: 'node-controller',
+    start: startNodeIpam,
+  },
   serviceaccount: {
     defaultWorkers: 1,
     serviceAccount: 'service-account-controller',
@@ -91,9 +111,33 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     concurrencyFlag: 'concurrent-statefulset-syncs',
     start: (ctx) => new StatefulSetController(ctx),
   },
+  'persistentvolume-binder': {
+    syncPeriodFlag: 'pvclaimbinder-sync-period',
+    eventComponent: 'persistentvolume-controller',
+    serviceAccount: 'persistent-volume-binder',
+    start: (ctx) => new PersistentVolumeController(ctx),
+  },
+  'pv-protection': { start: (ctx) => new PVProtectionController(ctx) },
+  'pvc-protection': { start: (ctx) => new PVCProtectionController(ctx) },
   csrsigning: {
     eventComponent: 'certificate-controller',
     serviceAccount: 'certificate-controller',
     start: startCSRSigning,
   },
+  csrapproving: {
+    defaultWorkers: 5,
+    eventComponent: 'certificate-controller',
+    serviceAccount: 'certificate-controller',
+    start: (ctx) => new CSRApprovingController(ctx),
+  },
+  csrcleaner: {
+    eventComponent: 'certificate-controller',
+    serviceAccount: 'certificate-controller',
+    start: (ctx) => new CSRCleanerController(ctx),
+  },
+  'clusterrole-aggregation': {
+    defaultWorkers: 5,
+    start: (ctx) => new ClusterRoleAggregationController(ctx),
+  },
+  ttl: { defaultWorkers: 5, start: (ctx) => new TTLController(ctx) },
 };

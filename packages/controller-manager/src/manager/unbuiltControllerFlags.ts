@@ -13,38 +13,43 @@ export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]
     'horizontal-pod-autoscaler-sync-period',
     'horizontal-pod-autoscaler-tolerance',
   ],
-  nodeipam: [
-    'allocate-node-cidrs',
-    'cidr-allocator-type',
-    'cluster-cidr',
-    'service-cluster-ip-range',
-    'node-cidr-mask-size',
-  ],
-  'persistentvolume-binder': [
-    'pvclaimbinder-sync-period',
-    'enable-dynamic-provisioning',
-    'enable-hostpath-provisioner',
-    'flex-volume-plugin-dir',
-    'pv-recycler-increment-timeout-nfs',
-    'pv-recycler-minimum-timeout-nfs',
-    'pv-recycler-minimum-timeout-hostpath',
-    'pv-recycler-timeout-increment-hostpath',
-    'pv-recycler-pod-template-filepath-nfs',
-    'pv-recycler-pod-template-filepath-hostpath',
-  ],
   route: ['configure-cloud-routes', 'route-reconciliation-period'],
   service: ['concurrent-service-syncs'],
-  'serviceaccount-token': [
-    'concurrent-serviceaccount-token-syncs',
-    'service-account-private-key-file',
-    'root-ca-file',
-  ],
 };
 
-/** Flags of the unbuilt controllers that built controllers read too, with those controllers. */
-export const FLAGS_SHARED_WITH_BUILT_CONTROLLERS: Readonly<Record<string, readonly string[]>> = {
-  'root-ca-file': ['root-ca-cert-publisher'],
+/**
+ * The flags that configure parts of built controllers not built yet, by controller: given while
+ * such a controller runs, they have no effect, and the manager says so, naming them.
+ */
+export const UNBUILT_PART_FLAGS: Readonly<Record<string, { part: string; flags: readonly string[] }>> = {
+  'persistentvolume-binder': {
+    part: 'volume recycling and flex volume plugins',
+    flags: [
+      'flex-volume-plugin-dir',
+      'pv-recycler-increment-timeout-nfs',
+      'pv-recycler-minimum-timeout-nfs',
+      'pv-recycler-minimum-timeout-hostpath',
+      'pv-recycler-timeout-increment-hostpath',
+      'pv-recycler-pod-template-filepath-nfs',
+      'pv-recycler-pod-template-filepath-hostpath',
+    ],
+  },
 };
+
+/** The given flags (`given(flag)`) of unbuilt parts of the `running` controllers. */
+export function ignoredPartFlags(
+  running: readonly string[],
+  given: (flag: string) => boolean,
+): { flag: string; controller: string; part: string }[] {
+  return running.flatMap((controller) => {
+    const unbuilt = UNBUILT_PART_FLAGS[controller];
+    if (!unbuilt) return [];
+    return unbuilt.flags.filter(given).map((flag) => ({ flag, controller, part: unbuilt.part }));
+  });
+}
+
+/** Flags of the unbuilt controllers that built controllers read too, with those controllers. */
+export const FLAGS_SHARED_WITH_BUILT_CONTROLLERS: Readonly<Record<string, readonly string[]>> = {};
 
 /**
  * The given flags (`given(flag)`) that only the `notBuilt` controllers read, with those controllers:

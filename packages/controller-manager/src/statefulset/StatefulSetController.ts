@@ -13,7 +13,6 @@ import {
   ControllerRefManager,
   clientFor,
   isAlreadyExists,
-  isConflict,
   isNotFound,
   recheckDeletionTimestamp,
   splitMetaNamespaceKey,
@@ -25,6 +24,7 @@ import {
 import { deletedObject, errorMessage, QueueController, type ControllerContext } from '@orch/component-base';
 import { isPodReady } from '../controller/podUtil';
 import { RESOURCES } from '../controller/resources';
+import { updateStatusWithRetry } from '../controller/updateStatus';
 import { withKind } from '../controller/withKind';
 import { resolveControllerRef, selectingObjects, specSelector } from '../controller/controllerRefs';
 import { slowStartBatch } from '../replicaset/slowStartBatch';
@@ -394,12 +394,9 @@ export class StatefulSetController extends QueueController {
     completeRollingUpdate(set, status);
     if (!inconsistentStatus(set, status)) return;
     try {
-      await this.sets.updateStatus({ ...set, status });
+      await updateStatusWithRetry(this.sets, set, status);
     } catch (err) {
-      if (isNotFound(err)) return;
-      if (!isConflict(err)) throw err;
-      const fresh = await this.sets.get(set.metadata?.name ?? '', { namespace: set.metadata?.namespace });
-      await this.sets.updateStatus({ ...fresh, status });
+      if (!isNotFound(err)) throw err;
     }
   }
 

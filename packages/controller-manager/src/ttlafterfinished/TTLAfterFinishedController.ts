@@ -10,7 +10,7 @@ import {
 } from '@orch/client';
 import { QueueController, type ControllerContext } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
-import { needsCleanup, requeueAfterMs, ttlTimeLeft } from './ttlTimeLeft';
+import { needsCleanup, ttlTimeLeft } from './ttlTimeLeft';
 
 /**
  * Deletes finished Jobs once their spec.ttlSecondsAfterFinished has passed (Kubernetes'
@@ -71,7 +71,7 @@ export class TTLAfterFinishedController extends QueueController {
       );
     }
     if (remainingMs <= 0) return true;
-    this.enqueueAfter(key, requeueAfterMs(remainingMs));
+    this.enqueueAfter(key, remainingMs);
     return false;
   }
 }

@@ -1,5 +1,5 @@
 import type { Job } from '@orch/api';
-import { jobFinishTime, MAX_TIMER_DELAY_MS, needsCleanup, requeueAfterMs, ttlTimeLeft } from './ttlTimeLeft';
+import { jobFinishTime, needsCleanup, ttlTimeLeft } from './ttlTimeLeft';
 
 const T0 = Date.parse('2024-01-01T00:00:00Z');
 
@@ -70,13 +70,6 @@ describe('TTL after finished', () => {
     expect(ttlTimeLeft(finished(100), T0 + 250_000).remainingMs).toBe(-150_000);
     // A Job that finished in the future (clock skew) waits its whole TTL from that time.
     expect(ttlTimeLeft(finished(10), T0 - 5_000).remainingMs).toBe(15_000);
-  });
-
-  test('a TTL longer than a timer can wait is waited for in steps of the longest timer delay', () => {
-    expect(requeueAfterMs(60_000)).toBe(60_000);
-    const year = 365 * 86_400_000;
-    expect(requeueAfterMs(year)).toBe(MAX_TIMER_DELAY_MS);
-    expect(MAX_TIMER_DELAY_MS).toBe(2 ** 31 - 1);
   });
 
   test('a Job that does not need cleanup has no time left to compute', () => {

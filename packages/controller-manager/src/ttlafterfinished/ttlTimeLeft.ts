@@ -22,17 +22,6 @@ export function jobFinishTime(job: Job): number {
   return parseTime(at);
 }
 
-/** The longest delay a Node.js timer takes (2^31 - 1 ms, about 24.8 days). */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
-
-/**
- * How long to wait before looking at a Job again with `remainingMs` of its TTL left: that long,
- * or the longest timer delay for TTLs beyond it (the Job is then looked at again and waits anew).
- */
-export function requeueAfterMs(remainingMs: number): number {
-  return Math.min(remainingMs, MAX_TIMER_DELAY_MS);
-}
-
 /** What is left of a finished Job's TTL at a given time. */
 export interface TTLTimeLeft {
   /** When the Job finished, in ms. */

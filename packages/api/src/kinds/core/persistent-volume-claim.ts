@@ -26,6 +26,9 @@ import { quantityValue, ResourceRequirementsSchema } from './resources';
 
 const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
 
+/** Finalizer that keeps a claim while a scheduled pod uses it (pvc-protection). */
+export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
+
 const claimSpecFields = {
   accessModes: list(str(), { proto: 1, description: 'Access modes the volume should have.' }),
   selector: field(LabelSelectorSchema, {

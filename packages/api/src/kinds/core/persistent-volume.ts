@@ -49,6 +49,9 @@ export const VOLUME_MODES = ['Block', 'Filesystem'] as const;
 /** Annotation that preceded storageClassName and still takes precedence over it. */
 export const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 
+/** Finalizer that keeps a volume while a claim is bound to it (pv-protection). */
+export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
+
 /** Kubernetes' GetAccessModesAsString: "RWO,ROX,RWX" in that order, without duplicates. */
 export function accessModesString(modes: readonly string[] | undefined): string {
   const m = new Set(modes ?? []);

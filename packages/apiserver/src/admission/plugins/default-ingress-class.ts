@@ -1,6 +1,7 @@
 import { DEFAULT_INGRESS_CLASS_ANNOTATION, INGRESS_CLASS_ANNOTATION } from '@orch/api';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
+import { newestObject } from './newest-object';
 
 interface IngressClass {
   metadata: { name?: string; creationTimestamp?: string; annotations?: Record<string, string> };
@@ -31,14 +32,10 @@ export class DefaultIngressClass implements AdmissionPlugin {
     if (spec.ingressClassName !== undefined) return;
     if (a.object.metadata.annotations?.[INGRESS_CLASS_ANNOTATION] !== undefined) return;
     const classes = (await this.lookup.list('networking.k8s.io', 'ingressclasses', '')) as IngressClass[];
-    const defaults = classes
-      .filter((c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true')
-      .sort((x, y) => {
-        const tx = Date.parse(x.metadata.creationTimestamp ?? '') || 0;
-        const ty = Date.parse(y.metadata.creationTimestamp ?? '') || 0;
-        return tx === ty ? (x.metadata.name ?? '').localeCompare(y.metadata.name ?? '') : ty - tx;
-      });
-    if (!defaults.length) return;
-    a.object.spec = { ...spec, ingressClassName: defaults[0]!.metadata.name };
+    const chosen = newestObject(
+      classes.filter((c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true'),
+    );
+    if (!chosen) return;
+    a.object.spec = { ...spec, ingressClassName: chosen.metadata.name };
   }
 }

@@ -6,12 +6,14 @@ import { CertificateApproval } from './certificate-approval';
 import { CertificateSigning } from './certificate-signing';
 import { CertificateSubjectRestriction } from './certificate-subject-restriction';
 import { DefaultIngressClass } from './default-ingress-class';
+import { DefaultStorageClass } from './default-storage-class';
 import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { NamespaceLifecycle } from './namespace-lifecycle';
 import { PriorityAdmission } from './priority';
 import { ResourceQuotaAdmission } from './resource-quota';
 import { ServiceAccountAdmission } from './service-account';
+import { StorageObjectInUseProtection } from './storage-object-in-use-protection';
 
 export { immortalNamespaces } from './namespace-lifecycle';
 
@@ -29,6 +31,8 @@ export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => A
   ServiceAccount: ({ lookup }) => new ServiceAccountAdmission(lookup),
   DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
   Priority: ({ lookup }) => new PriorityAdmission(lookup),
+  DefaultStorageClass: ({ lookup }) => new DefaultStorageClass(lookup),
+  StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
   CertificateApproval: ({ authorize }) => new CertificateApproval(authorize),
   CertificateSigning: ({ authorize }) => new CertificateSigning(authorize),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
@@ -43,6 +47,8 @@ export const defaultAdmissionPlugins = [
   'ServiceAccount',
   'DefaultTolerationSeconds',
   'Priority',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',

@@ -1,0 +1,62 @@
+import { startSecuredServer, type SecuredServer } from '../reviews/access-test-support';
+import { ensureBootstrapPolicy } from './bootstrap-policy';
+import { rbacStores, type PolicyRule, type RoleObject } from './rbac-objects';
+
+const scope = { namespace: '', apiVersion: 'rbac.authorization.k8s.io/v1', dryRun: false };
+const writeOptions = { fieldValidation: 'Ignore' as const, warnings: [] };
+
+describe('the bootstrap policy and aggregated roles', () => {
+  let s: SecuredServer;
+  beforeAll(async () => {
+    s = await startSecuredServer({ authorizationMode: 'RBAC' });
+  });
+  afterAll(() => s.close());
+
+  it('keeps the rules the aggregation controller wrote into admin, edit and view at the next start', async () => {
+    const stores = rbacStores(s.server);
+    const written: Record<string, PolicyRule[]> = {
+      admin: [{ verbs: ['create'], apiGroups: ['example.com'], resources: ['widgets'] }],
+      edit: [{ verbs: ['update'], apiGroups: ['example.com'], resources: ['widgets'] }],
+      view: [{ verbs: ['get'], apiGroups: ['example.com'], resources: ['widgets'] }],
+    };
+    const versions: Record<string, string | undefined> = {};
+    for (const [name, rules] of Object.entries(written)) {
+      const { object } = await stores.clusterRoles.update(
+        scope,
+        name,
+        (cur) => ({ ...cur!, rules }),
+        writeOptions,
+      );
+      versions[name] = (object as unknown as RoleObject).metadata.resourceVersion;
+    }
+    await ensureBootstrapPolicy(stores);
+    for (const [name, rules] of Object.entries(written)) {
+      const role = (await stores.clusterRoles.get(scope, name)) as unknown as RoleObject;
+      expect({ name, rules: role.rules, rv: role.metadata.resourceVersion }).toEqual({
+        name,
+        rules,
+        rv: versions[name],
+      });
+      expect(role.aggregationRule?.clusterRoleSelectors).toEqual([
+        { matchLabels: { [`rbac.authorization.k8s.io/aggregate-to-${name}`]: 'true' } },
+      ]);
+    }
+  });
+
+  it('creates the node client approval roles of the csrapproving controller', async () => {
+    const stores = rbacStores(s.server);
+    for (const sub of ['nodeclient', 'selfnodeclient']) {
+      const role = (await stores.clusterRoles.get(
+        scope,
+        `system:certificates.k8s.io:certificatesigningrequests:${sub}`,
+      )) as unknown as RoleObject;
+      expect(role.rules).toEqual([
+        {
+          verbs: ['create'],
+          apiGroups: ['certificates.k8s.io'],
+          resources: [`certificatesigningrequests/${sub}`],
+        },
+      ]);
+    }
+  });
+});
