@@ -127,6 +127,25 @@ describe('runDaemon', () => {
     expect(r.err()).toContain('Received SIGINT, shutting down');
   });
 
+  it('stops and exits 1 when the daemon reports it can no longer run', async () => {
+    const stop = jest.fn();
+    let fail: (reason: string) => void = () => undefined;
+    const r = launch(
+      scheduler(() => ({ stop, failed: new Promise<string>((resolve) => (fail = resolve)) })),
+      ['--secure-port=0'],
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.exits).toEqual([]);
+    fail('error starting controllers: no client');
+    expect(await r.code).toBe(1);
+    expect(r.exits).toEqual([1]);
+    expect(stop).toHaveBeenCalledTimes(1);
+    expect(r.err()).toMatch(/^E.*\] error starting controllers: no client, shutting down$/m);
+    // a signal after the failure changes nothing
+    r.signals.emit('SIGTERM');
+    expect(r.exits).toEqual([1]);
+  });
+
   it('stops gracefully when the launcher that started it with an IPC channel is gone', async () => {
     const stop = jest.fn();
     const r = launch(

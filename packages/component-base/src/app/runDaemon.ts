@@ -34,6 +34,12 @@ export interface DaemonContext<C> {
 /** What a daemon's run may hand back so it can be stopped on SIGTERM/SIGINT. */
 export interface DaemonHandle {
   stop?(): void | Promise<void>;
+  /**
+   * Resolves with the reason when the daemon can no longer do its work (a controller manager whose
+   * controllers failed to start): the runner then stops it and exits 1, as Kubernetes' daemons exit
+   * on a fatal error.
+   */
+  failed?: Promise<string>;
 }
 
 /** A daemon: its flags, checks, configuration and main function. */
@@ -220,21 +226,28 @@ export async function runDaemon<C = Record<string, unknown>>(
     signals.off('disconnect', goneWhileStarting);
     events.push('disconnect');
   }
-  const signal = await new Promise<string>((resolve) => {
+  const ended = await new Promise<{ signal: string } | { failure: string }>((resolve) => {
     const listeners = events.map((name) => {
       const listener = (): void => {
         for (const [n, l] of listeners) signals.off(n, l);
-        resolve(name);
+        resolve({ signal: name });
       };
       signals.on(name, listener);
       return [name, listener] as const;
     });
+    void handle?.failed?.then((failure) => {
+      for (const [n, l] of listeners) signals.off(n, l);
+      resolve({ failure });
+    });
   });
-  logger.info(
-    signal === 'disconnect'
-      ? 'The launcher is gone (its IPC channel closed), shutting down'
-      : `Received ${signal}, shutting down`,
-  );
+  const signal = 'signal' in ended ? ended.signal : undefined;
+  if ('failure' in ended) logger.error(`${ended.failure}, shutting down`);
+  else
+    logger.info(
+      signal === 'disconnect'
+        ? 'The launcher is gone (its IPC channel closed), shutting down'
+        : `Received ${signal}, shutting down`,
+    );
   // With its launcher gone, nobody stops a daemon whose graceful stop hangs (its peers, the apiserver
   // among them, are stopping at the same time): it exits after a grace period, as a supervisor would
   // kill it.
@@ -246,7 +259,7 @@ export async function runDaemon<C = Record<string, unknown>>(
           exit(1);
         }, env.launcherGoneGraceMs ?? LAUNCHER_GONE_GRACE_MS)
       : undefined;
-  let code = 0;
+  let code = 'failure' in ended ? 1 : 0;
   try {
     await handle?.stop?.();
   } catch (err) {

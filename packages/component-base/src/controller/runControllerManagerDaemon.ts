@@ -124,19 +124,23 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     startIntervalMs: flags.duration('controller-start-interval'),
     signal: abort.signal,
   });
+  // A controller that fails to start ends the daemon, as Kubernetes' controller managers exit then.
+  let failed: (reason: string) => void = () => undefined;
+  const failure = new Promise<string>((resolve) => (failed = resolve));
   const electing = runLeaderElected({
     leaderElection: leaderElectionOptionsFromFlags(flags),
     client: rest,
     name: options.name,
     logger: log,
     start: () => {
-      manager.start().catch((err: unknown) => log.error(`starting controllers: ${errorMessage(err)}`));
+      manager.start().catch((err: unknown) => failed(`error starting controllers: ${errorMessage(err)}`));
     },
     onLeadershipLost: options.onLeadershipLost,
     signal: abort.signal,
   });
   return {
     manager,
+    failed: failure,
     async stop() {
       abort.abort();
       await manager.stop();
