@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { NodeKind, type Node } from '@orch/api';
 import { eventually, startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
 import {
@@ -8,9 +7,8 @@ import {
   RestClient,
   type TypedClient,
 } from '@orch/client';
-import { runDaemon } from '@orch/component-base';
-import { controllerManagerDaemon } from '@orch/controller-manager';
 import { kubectlOK } from '../harness/kubectl';
+import { runInProcessManager, type InProcessManager } from './inProcessManager';
 
 jest.setTimeout(120_000);
 
@@ -18,33 +16,16 @@ describe('nodeipam with the range allocator', () => {
   let api: TestAPIServer;
   let rest: RestClient;
   let nodes: TypedClient<Node>;
-  const daemons: { signals: EventEmitter; done: Promise<number> }[] = [];
+  const daemons: InProcessManager[] = [];
 
-  function run(argv: string[]): { out: string[]; signals: EventEmitter; done: Promise<number> } {
-    const out: string[] = [];
-    const signals = new EventEmitter();
-    const done = runDaemon(controllerManagerDaemon(), {
-      argv: [
-        `--kubeconfig=${api.kubeconfig}`,
-        '--secure-port=0',
-        '--leader-elect=false',
-        '--controllers=nodeipam',
-        ...argv,
-      ],
-      stdout: { write: (t: string) => out.push(t) },
-      stderr: { write: (t: string) => out.push(t) },
-      exit: jest.fn(),
-      signals,
-    });
-    daemons.push({ signals, done });
-    return { out, signals, done };
+  function run(argv: string[]): InProcessManager {
+    const daemon = runInProcessManager([`--kubeconfig=${api.kubeconfig}`, '--controllers=nodeipam', ...argv]);
+    daemons.push(daemon);
+    return daemon;
   }
 
   async function stopAll(): Promise<void> {
-    for (const d of daemons.splice(0)) {
-      d.signals.emit('SIGTERM');
-      await d.done;
-    }
+    for (const d of daemons.splice(0)) await d.stop();
   }
 
   const node = (name: string, podCIDR?: string): Node =>

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { NodeKind, PodKind, type Node, type Pod } from '@orch/api';
 import { eventually, startTestAPIServer } from '@orch/apiserver';
 import {
@@ -8,15 +7,14 @@ import {
   restConfigFromKubeconfig,
   RestClient,
 } from '@orch/client';
-import { runDaemon } from '@orch/component-base';
 import {
   CONTROLLER_REGISTRY,
-  controllerManagerDaemon,
   OUT_OF_SERVICE_TAINT,
   PodGCController,
   TERMINATED_POD_GC_THRESHOLD_FLAG,
 } from '@orch/controller-manager';
 import { startCluster, type Cluster } from './harness';
+import { runInProcessManager } from './inProcessManager';
 
 jest.setTimeout(60_000);
 
@@ -243,8 +241,6 @@ describe('the controller manager daemon', () => {
     const api = await startTestAPIServer({ admissionPlugins: [] });
     const rest = new RestClient(restConfigFromKubeconfig(loadKubeconfigFile(api.kubeconfig)).config);
     const client = clientFor(rest, PodKind);
-    const out: string[] = [];
-    const signals = new EventEmitter();
     try {
       for (const [i, name] of ['older', 'newer'].entries()) {
         if (i > 0) await sleep(1_100);
@@ -261,26 +257,17 @@ describe('the controller manager daemon', () => {
           { namespace: NS, subresource: 'status' },
         );
       }
-      const done = runDaemon(controllerManagerDaemon(), {
-        argv: [
-          `--kubeconfig=${api.kubeconfig}`,
-          '--secure-port=0',
-          '--leader-elect=false',
-          '--controllers=podgc',
-          '--terminated-pod-gc-threshold=1',
-        ],
-        stdout: { write: (t: string) => out.push(t) },
-        stderr: { write: (t: string) => out.push(t) },
-        exit: jest.fn(),
-        signals,
-      });
+      const daemon = runInProcessManager([
+        `--kubeconfig=${api.kubeconfig}`,
+        '--controllers=podgc',
+        '--terminated-pod-gc-threshold=1',
+      ]);
       const names = async (): Promise<string[]> =>
         (await client.list({ namespace: NS })).items.map((p) => p.metadata?.name ?? '');
       await eventually(async () => (await names()).join() === 'newer', 'the older pod to go', 15_000);
       await sleep(500);
       expect(await names()).toEqual(['newer']);
-      signals.emit('SIGTERM');
-      expect(await done).toBe(0);
+      expect(await daemon.stop()).toBe(0);
     } finally {
       rest.close();
       await api.close();

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,10 @@ import {
   restConfigFromKubeconfig,
   RestClient,
 } from '@orch/client';
-import { createCA, runDaemon } from '@orch/component-base';
-import { controllerManagerDaemon, ROOT_CA_DESCRIPTION } from '@orch/controller-manager';
+import { createCA } from '@orch/component-base';
+import { ROOT_CA_DESCRIPTION } from '@orch/controller-manager';
 import { startCluster, type Cluster } from './harness';
+import { runInProcessManager, type InProcessManager } from './inProcessManager';
 
 jest.setTimeout(90_000);
 
@@ -126,24 +126,8 @@ describe('the daemon with --root-ca-file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function run(argv: string[]): { out: string[]; signals: EventEmitter; done: Promise<number> } {
-    const out: string[] = [];
-    const signals = new EventEmitter();
-    const done = runDaemon(controllerManagerDaemon(), {
-      argv: [
-        `--kubeconfig=${api.kubeconfig}`,
-        '--secure-port=0',
-        '--leader-elect=false',
-        '--controllers=root-ca-cert-publisher',
-        ...argv,
-      ],
-      stdout: { write: (t: string) => out.push(t) },
-      stderr: { write: (t: string) => out.push(t) },
-      exit: jest.fn(),
-      signals,
-    });
-    return { out, signals, done };
-  }
+  const run = (argv: string[]): InProcessManager =>
+    runInProcessManager([`--kubeconfig=${api.kubeconfig}`, '--controllers=root-ca-cert-publisher', ...argv]);
 
   test('a missing or non-PEM file fails the start, naming the flag', async () => {
     const missing = run([`--root-ca-file=${join(dir, 'missing.crt')}`]);
@@ -166,7 +150,6 @@ describe('the daemon with --root-ca-file', () => {
     await published(rest, 'default', bundle);
     await published(rest, 'orch-system', bundle);
     expect(daemon.out.join('')).not.toContain('has no effect');
-    daemon.signals.emit('SIGTERM');
-    expect(await daemon.done).toBe(0);
+    expect(await daemon.stop()).toBe(0);
   });
 });

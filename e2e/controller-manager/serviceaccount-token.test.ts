@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SecretKind, ServiceAccountKind, type Secret } from '@orch/api';
@@ -10,9 +9,8 @@ import {
   restConfigFromKubeconfig,
   RestClient,
 } from '@orch/client';
-import { runDaemon } from '@orch/component-base';
-import { controllerManagerDaemon } from '@orch/controller-manager';
 import { kubectl, kubectlOK } from '../harness/kubectl';
+import { runInProcessManager, type InProcessManager } from './inProcessManager';
 
 jest.setTimeout(120_000);
 
@@ -34,26 +32,14 @@ function tokenSecretYAML(name: string, account: string): string {
 describe('serviceaccount-token with the cluster key pair', () => {
   let api: APIServerProcess;
   let rest: RestClient;
-  let daemon: { out: string[]; signals: EventEmitter; done: Promise<number> };
+  let daemon: InProcessManager;
 
-  function run(argv: string[]): typeof daemon {
-    const out: string[] = [];
-    const signals = new EventEmitter();
-    const done = runDaemon(controllerManagerDaemon(), {
-      argv: [
-        `--kubeconfig=${api.pki.kubeconfigs['controller-manager']}`,
-        '--secure-port=0',
-        '--leader-elect=false',
-        '--use-service-account-credentials',
-        ...argv,
-      ],
-      stdout: { write: (t: string) => out.push(t) },
-      stderr: { write: (t: string) => out.push(t) },
-      exit: jest.fn(),
-      signals,
-    });
-    return { out, signals, done };
-  }
+  const run = (argv: string[]): InProcessManager =>
+    runInProcessManager([
+      `--kubeconfig=${api.pki.kubeconfigs['controller-manager']}`,
+      '--use-service-account-credentials',
+      ...argv,
+    ]);
 
   /** kubectl with nothing but the apiserver's address, its CA and a bearer token. */
   async function asToken(token: string, args: string[]) {
@@ -108,8 +94,7 @@ describe('serviceaccount-token with the cluster key pair', () => {
     ]);
   });
   afterAll(async () => {
-    daemon?.signals.emit('SIGTERM');
-    await daemon?.done;
+    await daemon?.stop();
     rest?.close();
     await api?.destroy();
   });
@@ -207,8 +192,7 @@ describe('serviceaccount-token with the cluster key pair', () => {
         without.out.join('').includes('"serviceaccount-token" is disabled because there is no private key'),
       'the notice',
     );
-    without.signals.emit('SIGTERM');
-    expect(await without.done).toBe(0);
+    expect(await without.stop()).toBe(0);
 
     const bad = join(api.dataDir, 'bad.key');
     writeFileSync(bad, readFileSync(api.pki.files.serviceAccountPublicKey));
