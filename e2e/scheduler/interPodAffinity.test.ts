@@ -144,7 +144,8 @@ describe('orch-scheduler inter-pod affinity and host ports against a real apiser
     expect(await podScheduled(pending)).toMatchObject({
       status: 'False',
       reason: 'Unschedulable',
-      message: "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.",
+      message:
+        "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..",
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(await nodeOf(pending)).toBeUndefined();
@@ -182,7 +183,8 @@ describe('orch-scheduler inter-pod affinity and host ports against a real apiser
     expect(await podScheduled('port-d')).toMatchObject({
       status: 'False',
       reason: 'Unschedulable',
-      message: "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports.",
+      message:
+        "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..",
     });
     expect(await nodeOf('port-d')).toBeUndefined();
   });

@@ -162,14 +162,17 @@ describe('orch-scheduler against a real apiserver', () => {
     expect(condition).toMatchObject({
       status: 'False',
       reason: 'Unschedulable',
-      message: '0/3 nodes are available: 3 Insufficient cpu.',
+      message:
+        '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
     });
     const events = clientFor(rest, EventKind, { namespace: 'default' });
     const failed = await eventually(async () => {
       const list = await events.list();
       return list.items.find((e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'huge');
     }, 'a FailedScheduling event');
-    expect(failed.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
+    expect(failed.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
+    );
     expect(failed.type).toBe('Warning');
     expect((await pods.get('huge')).spec?.nodeName).toBeUndefined();
   });

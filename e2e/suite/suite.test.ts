@@ -383,7 +383,9 @@ describe.each([
       'a FailedScheduling event',
       60_000,
     );
-    expect(event.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
+    expect(event.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
+    );
     expect((await json<PodView>('get', 'pod', 'huge')).status?.phase).toBe('Pending');
   }, 90_000);
 

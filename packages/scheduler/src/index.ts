@@ -46,7 +46,7 @@ export {
   type PodRequests,
   type Resource,
 } from './framework/resource';
-export { FitError, NO_NODES_AVAILABLE, fitErrorMessage } from './framework/fitError';
+export { FitError, NO_NODES_AVAILABLE, fitErrorMessage, withPostFilterMessage } from './framework/fitError';
 export { Framework, MAX_PERMIT_TIMEOUT_MS, type FrameworkDeps } from './framework/framework';
 export {
   DEFAULT_SCHEDULER_NAME,
@@ -68,12 +68,14 @@ export {
   type PermitPlugin,
   type PermitResult,
   type Plugin,
+  type PluginMetrics,
   type PluginFactory,
   type PluginRegistry,
   type PostBindPlugin,
   type PostFilterPlugin,
   type PostFilterResult,
   type PreBindPlugin,
+  type PreFilterExtensions,
   type PreFilterPlugin,
   type PreScorePlugin,
   type QueueSortPlugin,
@@ -135,6 +137,35 @@ export {
   type InterPodAffinityArgs,
 } from './plugins/interpodaffinity/interPodAffinity';
 export { DEFAULT_BINDER, DefaultBinder } from './plugins/defaultbinder/defaultBinder';
+export {
+  DEFAULT_PREEMPTION,
+  DefaultPreemption,
+  ERR_NOT_ELIGIBLE_NEVER,
+  ERR_NOT_ELIGIBLE_TERMINATING,
+  ERR_PREEMPTION_NOT_HELPFUL,
+  POD_DISRUPTION_CONDITIONS,
+  REASON_PREEMPTION_BY_SCHEDULER,
+  podTerminatingByPreemption,
+  preemptionCondition,
+} from './plugins/defaultpreemption/defaultPreemption';
+export {
+  DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE,
+  DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE,
+  calculateNumCandidates,
+  validateDefaultPreemptionArgs,
+  type DefaultPreemptionArgs,
+} from './plugins/defaultpreemption/defaultPreemptionArgs';
+export {
+  pickOneNodeForPreemption,
+  type Candidate,
+} from './plugins/defaultpreemption/pickOneNodeForPreemption';
+export {
+  ERR_NO_PREEMPTION_VICTIMS,
+  filterPodsWithPDBViolation,
+  moreImportantPod,
+  selectVictimsOnNode,
+  type NodeVictims,
+} from './plugins/defaultpreemption/selectVictimsOnNode';
 
 // API writes, metrics and the daemon.
 export { RestSchedulerClient, type RestSchedulerClientOptions } from './client/restSchedulerClient';

@@ -86,7 +86,8 @@ describe('Scheduler with in-memory informers', () => {
       pod: 'default/huge',
       type: 'Warning',
       reason: 'FailedScheduling',
-      message: '0/3 nodes are available: 3 Insufficient cpu.',
+      message:
+        '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
     });
     await until(() => !!cluster.pod('default', 'huge')?.status?.conditions?.length, 'condition');
     expect(cluster.pod('default', 'huge')?.status?.conditions).toEqual([
@@ -94,7 +95,8 @@ describe('Scheduler with in-memory informers', () => {
         type: 'PodScheduled',
         status: 'False',
         reason: 'Unschedulable',
-        message: '0/3 nodes are available: 3 Insufficient cpu.',
+        message:
+          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
       },
     ]);
     expect(scheduler.queue.pendingPods().unschedulable).toBe(1);
@@ -122,8 +124,56 @@ describe('Scheduler with in-memory informers', () => {
     cluster.addPod(makePod('picky', { requests: { cpu: '1' } }));
     await until(() => cluster.events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
     expect(cluster.events.find((e) => e.reason === 'FailedScheduling')?.message).toBe(
-      "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 1 node(s) were unschedulable.",
+      "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 1 node(s) were unschedulable. " +
+        'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling..',
     );
+  });
+
+  it('preempts the lowest-priority pods for a higher-priority pod and binds it on the nominated node', async () => {
+    cluster.addPod(
+      makePod('low', { nodeName: 'node-a', phase: 'Running', priority: 1, requests: { cpu: '2' } }),
+    );
+    cluster.addPod(
+      makePod('mid', { nodeName: 'node-b', phase: 'Running', priority: 5, requests: { cpu: '2' } }),
+    );
+    cluster.addPod(
+      makePod('top', { nodeName: 'node-c', phase: 'Running', priority: 100, requests: { cpu: '2' } }),
+    );
+    await start({ podInitialBackoffMs: 10, podMaxBackoffMs: 20 });
+    const preemptor = cluster.addPod(makePod('important', { priority: 50, requests: { cpu: '2' } }));
+    await until(() => nodeOf('important') === 'node-a', 'bound to node-a');
+    expect(cluster.deletions).toEqual(['default/low']);
+    expect(cluster.pod('default', 'mid')).toBeDefined();
+    expect(cluster.events.filter((e) => e.reason === 'Preempted')).toEqual([
+      {
+        pod: 'default/low',
+        type: 'Normal',
+        reason: 'Preempted',
+        message: `Preempted by pod ${preemptor.metadata!.uid} on node node-a`,
+      },
+    ]);
+    const failed = cluster.events.find(
+      (e) => e.reason === 'FailedScheduling' && e.pod === 'default/important',
+    );
+    expect(failed?.message).toBe('0/3 nodes are available: 3 Insufficient cpu.');
+    const text = await metrics.metrics();
+    expect(text).toMatch(/scheduler_preemption_attempts_total 1/);
+    expect(text).toMatch(/scheduler_preemption_victims_sum 1/);
+  });
+
+  it('leaves a pod with preemptionPolicy Never pending', async () => {
+    cluster.addPod(
+      makePod('low', { nodeName: 'node-a', phase: 'Running', priority: 1, requests: { cpu: '2' } }),
+    );
+    await start();
+    const never = makePod('polite', { priority: 50, requests: { cpu: '3' } });
+    never.spec!.preemptionPolicy = 'Never';
+    cluster.addPod(never);
+    await until(() => cluster.events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
+    expect(cluster.events.find((e) => e.reason === 'FailedScheduling')?.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..',
+    );
+    expect(cluster.deletions).toEqual([]);
   });
 
   it('ignores pods of other schedulers, bound pods and pods being deleted', async () => {

@@ -1,9 +1,9 @@
-import type { Pod } from '@orch/api';
+import type { Pod, PodDisruptionBudget } from '@orch/api';
 import { Logger } from '@orch/component-base';
 import type { Registry } from 'prom-client';
 import { SchedulerCache } from './cache/schedulerCache';
 import { CycleState } from './framework/cycleState';
-import { FitError, NO_NODES_AVAILABLE } from './framework/fitError';
+import { FitError, NO_NODES_AVAILABLE, withPostFilterMessage } from './framework/fitError';
 import { Framework } from './framework/framework';
 import type { PluginRegistry, QueuedPodInfo, SchedulerClient } from './framework/interfaces';
 import type { NodeInfo } from './framework/nodeInfo';
@@ -41,6 +41,10 @@ export interface SchedulerOptions {
   podLister?: (namespace: string, name: string) => Pod | undefined;
   /** The labels of a namespace (from an informer), for pod affinity terms' namespace selectors. */
   namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  /** The PodDisruptionBudgets (from an informer), which preemption respects. */
+  podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
+  /** Feature gates (e.g. PodDisruptionConditions); every gate is off without it. */
+  featureEnabled?: (name: string) => boolean;
   random?: () => number;
   now?: () => number;
 }
@@ -79,6 +83,9 @@ export class Scheduler {
           `Pod ${pod.metadata?.namespace}/${pod.metadata?.name} expired in the scheduler cache`,
         ),
     });
+    this.metrics = opts.metrics
+      ? new SchedulerMetrics(opts.metrics, () => this.queue.pendingPods())
+      : undefined;
     const registry = opts.registry ?? inTreeRegistry();
     const queueSorts = new Set<string>();
     for (const profile of opts.profiles) {
@@ -90,6 +97,12 @@ export class Scheduler {
         nodeInfosWithAffinity: () => this.cache.nodeInfosWithAffinity(),
         nodeInfosWithRequiredAntiAffinity: () => this.cache.nodeInfosWithRequiredAntiAffinity(),
         ...(opts.namespaceLabels ? { namespaceLabels: opts.namespaceLabels } : {}),
+        // The queue is built after the frameworks (it needs their sort order).
+        nominatedPodsForNode: (nodeName) => this.queue.nominator.nominatedPodsForNode(nodeName),
+        ...(opts.podLister ? { getPod: opts.podLister } : {}),
+        ...(opts.podDisruptionBudgets ? { podDisruptionBudgets: opts.podDisruptionBudgets } : {}),
+        ...(opts.featureEnabled ? { featureEnabled: opts.featureEnabled } : {}),
+        ...(this.metrics ? { metrics: this.metrics } : {}),
       });
       this.profiles.set(profile.schedulerName, fwk);
       queueSorts.add(JSON.stringify(mergePluginSet(defaultPlugins().queueSort, profile.plugins?.queueSort)));
@@ -103,9 +116,6 @@ export class Scheduler {
       now: this.now,
       onMove: (event, moved) => this.logger.v(4).info(`${event}: moved ${moved} unschedulable pod(s)`),
     });
-    this.metrics = opts.metrics
-      ? new SchedulerMetrics(opts.metrics, () => this.queue.pendingPods())
-      : undefined;
   }
 
   /** Whether a profile handles pods with this scheduler name. */
@@ -172,16 +182,20 @@ export class Scheduler {
       host = this.schedulePod(fwk, state, pod);
     } catch (err) {
       if (err instanceof FitError) {
-        const nominated = fwk.runPostFilterPlugins(state, pod, err.filteredNodeStatuses);
-        this.logger.v(2).info(`Unable to schedule pod ${podName(pod)}; no fit; waiting: ${err.message}`);
-        this.recordFailure(
-          fwk,
-          attempt,
-          err.message,
-          REASON_UNSCHEDULABLE,
-          'unschedulable',
-          nominated?.nominatedNodeName,
-        );
+        let message = err.message;
+        let nominatedNodeName: string | undefined;
+        if (fwk.hasPostFilterPlugins()) {
+          // PostFilter (preemption) may make room for the pod in a later cycle.
+          const post = await fwk.runPostFilterPlugins(state, pod, err.filteredNodeStatuses);
+          message = withPostFilterMessage(message, post.status.message());
+          nominatedNodeName = post.nominatedNodeName;
+          if (post.status.code === Code.Error)
+            this.logger.error(
+              `Status after running PostFilter plugins for pod ${podName(pod)}: ${post.status.message()}`,
+            );
+        }
+        this.logger.v(2).info(`Unable to schedule pod ${podName(pod)}; no fit; waiting: ${message}`);
+        this.recordFailure(fwk, attempt, message, REASON_UNSCHEDULABLE, 'unschedulable', nominatedNodeName);
       } else {
         const message = err instanceof Error ? err.message : String(err);
         this.logger.error(`Error scheduling pod ${podName(pod)}, retrying: ${message}`);
@@ -192,6 +206,8 @@ export class Scheduler {
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
     try {
       this.cache.assumePod(assumed);
+      // The pod now holds its room in the cache; its nomination no longer needs to.
+      this.queue.nominator.delete(pod);
     } catch (err) {
       this.recordFailure(fwk, attempt, String(err), REASON_SCHEDULER_ERROR, 'error');
       return true;
@@ -278,6 +294,9 @@ export class Scheduler {
       throw new FitError(pod, nodes.length, new Map(nodes.map((n) => [n.name, pre])));
     }
     const statuses = new Map<string, Status>();
+    // A node nominated by an earlier preemption is likely the only one with room: try it first.
+    const nominated = this.evaluateNominatedNode(fwk, state, pod);
+    if (nominated !== undefined) return nominated;
     const feasible = this.findNodesThatPassFilters(fwk, state, pod, nodes, statuses);
     if (feasible.length === 0) throw new FitError(pod, nodes.length, statuses);
     if (feasible.length === 1 || !fwk.hasScorePlugins()) {
@@ -289,6 +308,22 @@ export class Scheduler {
     if (!preScore.isSuccess()) throw new Error(preScore.message());
     const totals = fwk.runScorePlugins(state, pod, feasible);
     return feasible[this.selectHost(totals)]!.name;
+  }
+
+  /** The pod's nominated node when it passes the filters (with the other nominated pods). */
+  private evaluateNominatedNode(fwk: Framework, state: CycleState, pod: Pod): string | undefined {
+    const name = pod.status?.nominatedNodeName;
+    if (!name) return undefined;
+    const info = this.cache.nodeInfo(name);
+    if (info?.node === undefined) return undefined;
+    const status = fwk.runFilterPluginsWithNominatedPods(state, pod, info);
+    if (status.isSuccess()) return name;
+    // An error here is logged; the other nodes are still evaluated, as in Kubernetes.
+    if (!status.isUnschedulable())
+      this.logger.error(
+        `Evaluation failed on nominated node ${name} for pod ${podName(pod)}: ${status.message()}`,
+      );
+    return undefined;
   }
 
   /**
@@ -309,7 +344,7 @@ export class Scheduler {
     const start = this.nextStartNodeIndex % n;
     for (; checked < n && feasible.length < wanted; checked++) {
       const info = nodes[(start + checked) % n]!;
-      const status = fwk.runFilterPlugins(state, pod, info);
+      const status = fwk.runFilterPluginsWithNominatedPods(state, pod, info);
       if (status.code === Code.Success) feasible.push(info);
       else if (status.isUnschedulable()) statuses.set(info.name, status);
       else throw new Error(status.message());
@@ -363,7 +398,9 @@ export class Scheduler {
     // A pod that is gone, was replaced or got bound meanwhile is neither requeued nor updated.
     if (!latest || latest.metadata?.uid !== pod.metadata?.uid || latest.spec?.nodeName) return;
     if (!this.stopped) this.queue.addUnschedulableIfNotPresent({ ...pInfo, pod: latest }, cycle);
+    // A nominated node reserves room for the pod; '' (preemption found no candidate) drops it.
     if (nominatedNodeName) this.queue.nominator.add(latest, nominatedNodeName);
+    else if (nominatedNodeName === '') this.queue.nominator.delete(latest);
     fwk.client
       .updatePodCondition(
         latest,

@@ -1,4 +1,4 @@
-import type { Namespace, Node, Pod } from '@orch/api';
+import type { Namespace, Node, Pod, PodDisruptionBudget } from '@orch/api';
 import {
   buildConfigFromFlags,
   EventBroadcaster,
@@ -9,6 +9,7 @@ import {
 import { runLeaderElected, type DaemonContext, type DaemonHandle } from '@orch/component-base';
 import { RestSchedulerClient } from '../client/restSchedulerClient';
 import { addAllEventHandlers } from '../eventHandlers';
+import { POD_DISRUPTION_CONDITIONS } from '../plugins/defaultpreemption/defaultPreemption';
 import { Scheduler } from '../scheduler';
 import type { SchedulerConfiguration } from './schedulerConfig';
 import { NOTICE_ONLY_FLAGS } from './schedulerFlags';
@@ -18,6 +19,7 @@ const BINDING_SOCKETS = 50;
 const PODS = { group: '', version: 'v1', resource: 'pods', namespaced: true };
 const NODES = { group: '', version: 'v1', resource: 'nodes', namespaced: false };
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+const PDBS = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true };
 
 /**
  * Builds the API client from --kubeconfig/--master and the --orch-api-* flags. Bindings go out
@@ -61,8 +63,12 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   const nodeInformer = factory.informerFor<Node>(NODES);
   // Namespace labels answer the namespace selectors of pod affinity terms.
   const namespaceInformer = factory.informerFor<Namespace>(NAMESPACES);
+  // Preemption respects PodDisruptionBudgets.
+  const pdbInformer = factory.informerFor<PodDisruptionBudget>(PDBS);
   const podLister = podInformer.lister();
   const namespaceLister = namespaceInformer.lister();
+  const pdbLister = pdbInformer.lister();
+  const { featureGates } = ctx;
   const scheduler = new Scheduler({
     client,
     profiles: cfg.profiles,
@@ -73,6 +79,11 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     metrics: ctx.metrics,
     podLister: (namespace, name) => podLister.get(`${namespace}/${name}`),
     namespaceLabels: (namespace) => namespaceLister.get(namespace)?.metadata?.labels,
+    podDisruptionBudgets: () => pdbLister.list(),
+    // Gates orch's table does not list are off, but for PodDisruptionConditions, on as in Kubernetes
+    // v1.29: the controller manager's taint manager and pod GC add the DisruptionTarget condition too.
+    featureEnabled: (name) =>
+      featureGates.names().includes(name) ? featureGates.enabled(name) : name === POD_DISRUPTION_CONDITIONS,
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
   factory.start();
@@ -80,7 +91,12 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     {
       name: 'informer-sync',
       check: () => {
-        if (!podInformer.hasSynced() || !nodeInformer.hasSynced() || !namespaceInformer.hasSynced())
+        if (
+          !podInformer.hasSynced() ||
+          !nodeInformer.hasSynced() ||
+          !namespaceInformer.hasSynced() ||
+          !pdbInformer.hasSynced()
+        )
           throw new Error('informers not synced');
       },
     },

@@ -150,6 +150,10 @@ profiles:
       'profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
     ],
     [
+      'profiles:\n  - schedulerName: a\n    pluginConfig:\n      - name: DefaultPreemption\n        args:\n          minCandidateNodesPercentage: 101\n',
+      'profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]',
+    ],
+    [
       'podInitialBackoffSeconds: 5\npodMaxBackoffSeconds: 4\n',
       'must be greater than or equal to PodInitialBackoffSeconds',
     ],

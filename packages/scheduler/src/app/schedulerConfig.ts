@@ -14,6 +14,14 @@ import {
   INTER_POD_AFFINITY,
   validateInterPodAffinityArgs,
 } from '../plugins/interpodaffinity/interPodAffinity';
+import { DEFAULT_PREEMPTION } from '../plugins/defaultpreemption/defaultPreemption';
+import { validateDefaultPreemptionArgs } from '../plugins/defaultpreemption/defaultPreemptionArgs';
+
+/** The validators of the plugin args the config file may carry, by plugin name. */
+const PLUGIN_ARGS_VALIDATORS: Readonly<Record<string, (args: unknown, path: string) => unknown>> = {
+  [INTER_POD_AFFINITY]: validateInterPodAffinityArgs,
+  [DEFAULT_PREEMPTION]: validateDefaultPreemptionArgs,
+};
 
 /** The scheduler's effective configuration (a KubeSchedulerConfiguration subset), served at /configz. */
 export interface SchedulerConfiguration {
@@ -52,9 +60,10 @@ export function parseProfiles(raw: unknown, file: string): ProfileConfig[] | und
     if (pluginConfig !== undefined && !Array.isArray(pluginConfig))
       throw new FlagError(`--config: profiles[${i}].pluginConfig must be a list`);
     (pluginConfig ?? []).forEach((c: unknown, j) => {
-      if (!isRecord(c) || c.name !== INTER_POD_AFFINITY) return;
+      const validate = isRecord(c) && typeof c.name === 'string' ? PLUGIN_ARGS_VALIDATORS[c.name] : undefined;
+      if (!validate || !isRecord(c)) return;
       try {
-        validateInterPodAffinityArgs(c.args, `profiles[${i}].pluginConfig[${j}].args`);
+        validate(c.args, `profiles[${i}].pluginConfig[${j}].args`);
       } catch (err) {
         throw new FlagError(`--config: ${(err as Error).message}`);
       }

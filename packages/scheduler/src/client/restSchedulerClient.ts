@@ -1,6 +1,7 @@
 import { formatTime, getCondition, PodKind, type ConditionLike, type Pod } from '@orch/api';
 import {
   clientFor,
+  isNotFound,
   type EventRecorder,
   type KubeObject,
   type RestClient,
@@ -65,7 +66,8 @@ export class RestSchedulerClient implements SchedulerClient {
     const status: Record<string, unknown> = {
       conditions: [{ ...condition, lastProbeTime: null, lastTransitionTime }],
     };
-    if (!nominationUnchanged) status.nominatedNodeName = nominatedNodeName;
+    // '' clears the nomination (null removes the field in a strategic merge patch).
+    if (!nominationUnchanged) status.nominatedNodeName = nominatedNodeName || null;
     await this.pods.patch(
       pod.metadata?.name ?? '',
       'strategic',
@@ -74,6 +76,27 @@ export class RestSchedulerClient implements SchedulerClient {
         namespace: pod.metadata?.namespace ?? '',
         subresource: 'status',
       },
+    );
+  }
+
+  /** DELETE the pod (with its uid as precondition, so that a replacement of the same name survives). */
+  async deletePod(pod: Pod): Promise<void> {
+    try {
+      await this.pods.delete(pod.metadata?.name ?? '', {
+        namespace: pod.metadata?.namespace ?? '',
+        ...(pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {}),
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  async patchPodStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    await this.pods.patch(
+      pod.metadata?.name ?? '',
+      'strategic',
+      { status },
+      { namespace: pod.metadata?.namespace ?? '', subresource: 'status' },
     );
   }
 

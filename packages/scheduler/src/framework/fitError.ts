@@ -30,3 +30,11 @@ export function fitErrorMessage(numAllNodes: number, statuses: ReadonlyMap<strin
   const reasons = [...histogram].map(([reason, count]) => `${count} ${reason}`).sort();
   return `0/${numAllNodes} nodes are available: ${reasons.join(', ')}.`;
 }
+
+/**
+ * Appends a PostFilter plugin's message (e.g. preemption's) to the fit error message as Kubernetes
+ * does (each part ends with a period: `... 1 Insufficient cpu. preemption: 0/1 nodes ... pod..`).
+ */
+export function withPostFilterMessage(message: string, postFilterMessage: string): string {
+  return postFilterMessage ? `${message} ${postFilterMessage}.` : message;
+}

@@ -41,6 +41,33 @@ describe('Framework', () => {
       'TaintToleration',
     ]);
     expect(fwk.pluginNames('bind')).toEqual(['DefaultBinder']);
+    expect(fwk.pluginNames('postFilter')).toEqual(['DefaultPreemption']);
+  });
+
+  it('lets a profile disable DefaultPreemption and configure its args', () => {
+    const off = new Framework(
+      {
+        schedulerName: 'no-preemption',
+        plugins: { postFilter: { disabled: [{ name: 'DefaultPreemption' }] } },
+      },
+      inTreeRegistry(),
+      deps,
+    );
+    expect(off.pluginNames('postFilter')).toEqual([]);
+    expect(off.hasPostFilterPlugins()).toBe(false);
+    expect(
+      () =>
+        new Framework(
+          {
+            schedulerName: 'bad',
+            pluginConfig: [{ name: 'DefaultPreemption', args: { minCandidateNodesAbsolute: -1 } }],
+          },
+          inTreeRegistry(),
+          deps,
+        ),
+    ).toThrow(
+      'DefaultPreemption args.minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)',
+    );
   });
 
   it('applies enabled and disabled plugins of a profile', () => {

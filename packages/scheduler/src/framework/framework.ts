@@ -1,16 +1,19 @@
-import type { Pod } from '@orch/api';
+import type { Pod, PodDisruptionBudget } from '@orch/api';
+import { podPriority } from '../plugins/prioritysort/prioritySort';
 import type { CycleState } from './cycleState';
 import type {
   BindPlugin,
   FilterPlugin,
   FrameworkHandle,
   Plugin,
+  PluginMetrics,
   PluginRegistry,
   PostBindPlugin,
   PostFilterPlugin,
   PostFilterResult,
   PermitPlugin,
   PreBindPlugin,
+  PreFilterExtensions,
   PreFilterPlugin,
   PreScorePlugin,
   QueueSortPlugin,
@@ -41,7 +44,21 @@ export interface FrameworkDeps {
   nodeInfosWithRequiredAntiAffinity?: () => readonly NodeInfo[];
   /** The labels of a namespace (from an informer); no namespace is known without it. */
   namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  /** The scheduling queue's nominated pods; none without it. */
+  nominatedPodsForNode?: (nodeName: string) => readonly Pod[];
+  /** The latest version of a pod (from the informer); without it plugins see no pods. */
+  getPod?: (namespace: string, name: string) => Pod | undefined;
+  /** The PodDisruptionBudgets (from an informer); none without it. */
+  podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
+  /** Feature gates; every gate is off without it. */
+  featureEnabled?: (name: string) => boolean;
+  metrics?: PluginMetrics;
 }
+
+const NO_METRICS: PluginMetrics = {
+  preemptionAttempted: () => undefined,
+  preemptionVictims: () => undefined,
+};
 
 /** The method each extension point requires of a plugin. */
 const POINT_METHODS: Record<ExtensionPoint, string> = {
@@ -66,9 +83,12 @@ function errorText(err: unknown): string {
 export class Framework implements FrameworkHandle {
   readonly profileName: string;
   readonly client: SchedulerClient;
+  readonly metrics: PluginMetrics;
   private readonly waitingPods = new WaitingPodsMap();
   private readonly queueSort: QueueSortPlugin;
   private readonly preFilters: PreFilterPlugin[];
+  /** The PreFilter plugins with AddPod/RemovePod extensions, by plugin name. */
+  private readonly preFilterExtensions: [string, PreFilterExtensions][];
   private readonly filters: FilterPlugin[];
   private readonly postFilters: PostFilterPlugin[];
   private readonly preScores: PreScorePlugin[];
@@ -87,6 +107,7 @@ export class Framework implements FrameworkHandle {
   ) {
     this.profileName = profile.schedulerName;
     this.client = deps.client;
+    this.metrics = deps.metrics ?? NO_METRICS;
     const defaults = defaultPlugins();
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
     const instances = new Map<string, Plugin>();
@@ -121,6 +142,10 @@ export class Framework implements FrameworkHandle {
     const pick = <T>(point: ExtensionPoint): T[] => resolved[point].map((r) => r.plugin as unknown as T);
     this.queueSort = pick<QueueSortPlugin>('queueSort')[0]!;
     this.preFilters = pick('preFilter');
+    this.preFilterExtensions = this.preFilters.flatMap((p) => {
+      const ext = p.preFilterExtensions?.();
+      return ext ? [[p.name, ext] as [string, PreFilterExtensions]] : [];
+    });
     this.filters = pick('filter');
     this.postFilters = pick('postFilter');
     this.preScores = pick('preScore');
@@ -163,9 +188,31 @@ export class Framework implements FrameworkHandle {
     this.waitingPods.forEach(fn);
   }
 
+  nominatedPodsForNode(nodeName: string): readonly Pod[] {
+    return this.deps.nominatedPodsForNode ? this.deps.nominatedPodsForNode(nodeName) : [];
+  }
+
+  getPod(namespace: string, name: string): Pod | undefined {
+    return this.deps.getPod?.(namespace, name);
+  }
+
+  podDisruptionBudgets(): readonly PodDisruptionBudget[] {
+    return this.deps.podDisruptionBudgets?.() ?? [];
+  }
+
+  featureEnabled(name: string): boolean {
+    return this.deps.featureEnabled?.(name) ?? false;
+  }
+
   /** The plugin names of an extension point, in order (for tests and /configz). */
-  pluginNames(point: 'filter' | 'score' | 'preFilter' | 'bind'): string[] {
-    const lists = { filter: this.filters, score: this.scores, preFilter: this.preFilters, bind: this.binds };
+  pluginNames(point: 'filter' | 'score' | 'preFilter' | 'postFilter' | 'bind'): string[] {
+    const lists = {
+      filter: this.filters,
+      score: this.scores,
+      preFilter: this.preFilters,
+      postFilter: this.postFilters,
+      bind: this.binds,
+    };
     return lists[point].map((p) => p.name);
   }
 
@@ -223,19 +270,113 @@ export class Framework implements FrameworkHandle {
     return Status.success();
   }
 
-  /** Runs PostFilter plugins until one succeeds (e.g. nominates a node). */
-  runPostFilterPlugins(
+  /**
+   * Kubernetes' RunFilterPluginsWithNominatedPods: the filters run once with the pods nominated to
+   * the node at the pod's priority or above added (so that the pod does not take their room), and,
+   * when that passes and pods were added, once more without them (pod affinity to a nominated pod
+   * that may never come must not count).
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    const nominated = nodeInfo.node !== undefined ? this.nominatedPodsForNode(nodeInfo.name) : [];
+    if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
+    let stateWith: CycleState | undefined;
+    let infoWith: NodeInfo | undefined;
+    const priority = podPriority(pod);
+    const uid = pod.metadata?.uid;
+    for (const other of nominated) {
+      if (podPriority(other) < priority || other.metadata?.uid === uid) continue;
+      stateWith ??= state.clone();
+      infoWith ??= nodeInfo.clone();
+      infoWith.addPod(other);
+      const added = this.runPreFilterExtensionAddPod(stateWith, pod, other, infoWith);
+      if (!added.isSuccess()) return added;
+    }
+    if (stateWith === undefined || infoWith === undefined) return this.runFilterPlugins(state, pod, nodeInfo);
+    const withNominated = this.runFilterPlugins(stateWith, pod, infoWith);
+    if (!withNominated.isSuccess()) return withNominated;
+    return this.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podToAdd: Pod,
+    nodeInfo: NodeInfo,
+  ): Status {
+    return this.runPreFilterExtension('AddPod', state, podToSchedule, podToAdd, nodeInfo);
+  }
+
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podToRemove: Pod,
+    nodeInfo: NodeInfo,
+  ): Status {
+    return this.runPreFilterExtension('RemovePod', state, podToSchedule, podToRemove, nodeInfo);
+  }
+
+  /** Plugins whose PreFilter answered Skip have no state to update. */
+  private runPreFilterExtension(
+    op: 'AddPod' | 'RemovePod',
+    state: CycleState,
+    podToSchedule: Pod,
+    other: Pod,
+    nodeInfo: NodeInfo,
+  ): Status {
+    const skip = state.skipFilterPlugins;
+    for (const [name, ext] of this.preFilterExtensions) {
+      if (skip !== undefined && skip.has(name)) continue;
+      let s: Status | undefined;
+      try {
+        s =
+          op === 'AddPod'
+            ? ext.addPod(state, podToSchedule, other, nodeInfo)
+            : ext.removePod(state, podToSchedule, other, nodeInfo);
+      } catch (err) {
+        s = Status.error(errorText(err));
+      }
+      if (s !== undefined && !s.isSuccess())
+        return Status.error(`running ${op} on PreFilter plugin "${name}": ${s.message()}`).withPlugin(name);
+    }
+    return Status.success();
+  }
+
+  hasPostFilterPlugins(): boolean {
+    return this.postFilters.length > 0;
+  }
+
+  /**
+   * Runs PostFilter plugins until one succeeds (e.g. nominates a node) or one answers
+   * UnschedulableAndUnresolvable or an error; otherwise the Unschedulable reasons of all of them,
+   * with the last result that nominates a node.
+   */
+  async runPostFilterPlugins(
     state: CycleState,
     pod: Pod,
     statuses: ReadonlyMap<string, Status>,
-  ): PostFilterResult | undefined {
-    let last: PostFilterResult | undefined;
+  ): Promise<PostFilterResult> {
+    let nominatedNodeName: string | undefined;
+    const reasons: string[] = [];
+    let rejector = '';
     for (const p of this.postFilters) {
-      const r = p.postFilter(state, pod, statuses);
-      if (r.status.isSuccess()) return r;
-      last = r;
+      let r: PostFilterResult;
+      try {
+        r = await p.postFilter(state, pod, statuses);
+      } catch (err) {
+        r = { status: Status.error(errorText(err)) };
+      }
+      const s = r.status;
+      if (s.isSuccess()) return r;
+      if (s.code === Code.UnschedulableAndUnresolvable) return { ...r, status: s.withPlugin(p.name) };
+      if (!s.isUnschedulable()) return { status: Status.error(s.message()).withPlugin(p.name) };
+      if (r.nominatedNodeName !== undefined) nominatedNodeName = r.nominatedNodeName;
+      reasons.push(...s.reasons);
+      rejector ||= p.name;
     }
-    return last;
+    return {
+      status: new Status(Code.Unschedulable, reasons).withPlugin(rejector),
+      ...(nominatedNodeName !== undefined ? { nominatedNodeName } : {}),
+    };
   }
 
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {

@@ -1,4 +1,4 @@
-import type { Pod } from '@orch/api';
+import type { Pod, PodDisruptionBudget } from '@orch/api';
 import type { CycleState } from './cycleState';
 import type { NodeInfo } from './nodeInfo';
 import type { Status } from './status';
@@ -30,6 +30,21 @@ export interface SchedulerClient {
   ): Promise<void>;
   /** Records an event about the pod (never fails). */
   event(pod: Pod, type: 'Normal' | 'Warning', reason: string, action: string, message: string): void;
+  /** Deletes a pod (preemption); a pod already gone counts as deleted. */
+  deletePod(pod: Pod): Promise<void>;
+  /**
+   * Strategic-merge-patches pods/<name>/status with `status` (preemption: a victim's
+   * DisruptionTarget condition, clearing a nominatedNodeName with null).
+   */
+  patchPodStatus(pod: Pod, status: Record<string, unknown>): Promise<void>;
+}
+
+/** The metrics plugins record (no-ops when the scheduler exposes none). */
+export interface PluginMetrics {
+  /** scheduler_preemption_attempts_total. */
+  preemptionAttempted(): void;
+  /** scheduler_preemption_victims. */
+  preemptionVictims(count: number): void;
 }
 
 /** A pod held at the Permit extension point. */
@@ -53,6 +68,31 @@ export interface FrameworkHandle {
   namespaceLabels(namespace: string): Readonly<Record<string, string>> | undefined;
   getWaitingPod(uid: string): WaitingPod | undefined;
   iterateOverWaitingPods(fn: (wp: WaitingPod) => void): void;
+  /** Pods nominated (by preemption) to run on the node. */
+  nominatedPodsForNode(nodeName: string): readonly Pod[];
+  /** The latest version of a pod from the informer; undefined when it is gone. */
+  getPod(namespace: string, name: string): Pod | undefined;
+  /** The PodDisruptionBudgets of the cluster (none when the scheduler does not watch them). */
+  podDisruptionBudgets(): readonly PodDisruptionBudget[];
+  /** Whether a feature gate is on (false for gates orch does not know). */
+  featureEnabled(name: string): boolean;
+  readonly metrics: PluginMetrics;
+  /** Runs the filters with the pods nominated to the node at the pod's priority or above added. */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+  /** Tells the PreFilter plugins that `podToAdd` was added to `nodeInfo` (in a cloned state). */
+  runPreFilterExtensionAddPod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podToAdd: Pod,
+    nodeInfo: NodeInfo,
+  ): Status;
+  /** Tells the PreFilter plugins that `podToRemove` was removed from `nodeInfo` (in a cloned state). */
+  runPreFilterExtensionRemovePod(
+    state: CycleState,
+    podToSchedule: Pod,
+    podToRemove: Pod,
+    nodeInfo: NodeInfo,
+  ): Status;
 }
 
 export interface Plugin {
@@ -63,9 +103,20 @@ export interface QueueSortPlugin extends Plugin {
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
 }
 
+/**
+ * Keeps a PreFilter plugin's cycle state right when preemption or nominated pods add or remove
+ * pods on a node copy. They write new state objects (the cycle state is a shallow clone).
+ */
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status | undefined;
+  removePod(state: CycleState, podToSchedule: Pod, podToRemove: Pod, nodeInfo: NodeInfo): Status | undefined;
+}
+
 /** A PreFilter answering Skip has the framework leave out the plugin's Filter for this pod. */
 export interface PreFilterPlugin extends Plugin {
   preFilter(state: CycleState, pod: Pod): Status | undefined;
+  /** Present when the plugin's state depends on the pods of other nodes. */
+  preFilterExtensions?(): PreFilterExtensions | undefined;
 }
 
 /** Filters must be cheap: they run for many nodes per pod. Undefined means success. */
@@ -73,17 +124,19 @@ export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined;
 }
 
+/** A PostFilter's outcome; a nominatedNodeName of '' clears the pod's nomination. */
 export interface PostFilterResult {
   status: Status;
   nominatedNodeName?: string;
 }
 
+/** Runs when a pod fits no node; may make room (preemption) and nominate a node. */
 export interface PostFilterPlugin extends Plugin {
   postFilter(
     state: CycleState,
     pod: Pod,
     filteredNodeStatuses: ReadonlyMap<string, Status>,
-  ): PostFilterResult;
+  ): PostFilterResult | Promise<PostFilterResult>;
 }
 
 /** A PreScore answering Skip has the framework leave out the plugin's Score for this pod. */

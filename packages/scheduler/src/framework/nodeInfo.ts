@@ -66,6 +66,14 @@ export class NodeInfo {
     return this.pods.size;
   }
 
+  /** An independent copy with the same node and pods (for preemption and nominated-pod dry runs). */
+  clone(): NodeInfo {
+    const copy = new NodeInfo(this.node);
+    for (const pod of this.pods.values()) copy.addPod(pod);
+    copy.generation = this.generation;
+    return copy;
+  }
+
   setNode(node: Node): void {
     this.node = node;
     this.generation++;

@@ -56,7 +56,7 @@ export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
       { name: 'TaintToleration' },
       { name: 'InterPodAffinity' },
     ],
-    postFilter: [],
+    postFilter: [{ name: 'DefaultPreemption' }],
     preScore: [{ name: 'InterPodAffinity' }, { name: 'TaintToleration' }],
     score: [
       { name: 'NodeResourcesBalancedAllocation', weight: 1 },

@@ -1,11 +1,14 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { PluginMetrics } from '../framework/interfaces';
 import type { PendingPods } from '../queue/schedulingQueue';
 
 export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
 
 /** The scheduler's metrics (Kubernetes' names), registered on the daemon's /metrics registry. */
-export class SchedulerMetrics {
+export class SchedulerMetrics implements PluginMetrics {
   readonly scheduleAttempts: Counter<'result' | 'profile'>;
+  readonly preemptionAttempts: Counter;
+  readonly preemptionVictimsHistogram: Histogram;
   readonly e2eSchedulingDuration: Histogram<'result' | 'profile'>;
   readonly pendingPods: Gauge<'queue'>;
 
@@ -21,6 +24,18 @@ export class SchedulerMetrics {
       help: 'E2e scheduling latency in seconds (scheduling algorithm + binding)',
       labelNames: ['result', 'profile'],
       buckets: Array.from({ length: 15 }, (_, i) => 0.001 * 2 ** i),
+      registers: [registry],
+    });
+    this.preemptionAttempts = new Counter({
+      name: 'scheduler_preemption_attempts_total',
+      help: 'Total preemption attempts in the cluster till now',
+      registers: [registry],
+    });
+    this.preemptionVictimsHistogram = new Histogram({
+      name: 'scheduler_preemption_victims',
+      help: 'Number of selected preemption victims',
+      // Kubernetes' ExponentialBuckets(1, 2, 7).
+      buckets: Array.from({ length: 7 }, (_, i) => 2 ** i),
       registers: [registry],
     });
     this.pendingPods = new Gauge({
@@ -41,5 +56,13 @@ export class SchedulerMetrics {
   observeAttempt(result: AttemptResult, profile: string, seconds: number): void {
     this.scheduleAttempts.inc({ result, profile });
     this.e2eSchedulingDuration.observe({ result, profile }, seconds);
+  }
+
+  preemptionAttempted(): void {
+    this.preemptionAttempts.inc();
+  }
+
+  preemptionVictims(count: number): void {
+    this.preemptionVictimsHistogram.observe(count);
   }
 }

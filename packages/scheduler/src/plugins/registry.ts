@@ -1,5 +1,6 @@
 import type { PluginFactory, PluginRegistry } from '../framework/interfaces';
 import { DEFAULT_BINDER, DefaultBinder } from './defaultbinder/defaultBinder';
+import { DEFAULT_PREEMPTION, DefaultPreemption } from './defaultpreemption/defaultPreemption';
 import { INTER_POD_AFFINITY, InterPodAffinity } from './interpodaffinity/interPodAffinity';
 import { NODE_AFFINITY, NodeAffinity } from './nodeaffinity/nodeAffinity';
 import { NODE_PORTS, NodePorts } from './nodeports/nodePorts';
@@ -39,5 +40,6 @@ export function inTreeRegistry(): PluginRegistry {
     [INTER_POD_AFFINITY, (args, handle) => new InterPodAffinity(args, handle)],
     [NODE_RESOURCES_BALANCED_ALLOCATION, () => new NodeResourcesBalancedAllocation()],
     [DEFAULT_BINDER, (_args, handle) => new DefaultBinder(handle)],
+    [DEFAULT_PREEMPTION, (args, handle) => new DefaultPreemption(args, handle)],
   ]);
 }

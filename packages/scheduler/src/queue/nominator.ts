@@ -1,6 +1,8 @@
 import type { Pod } from '@orch/api';
 import { podKey } from '../framework/nodeInfo';
 
+const NONE: readonly Pod[] = Object.freeze([]);
+
 /** Pods nominated to run on a node (by preemption), so that others do not take their room. */
 export class PodNominator {
   private readonly byNode = new Map<string, Map<string, Pod>>();
@@ -38,7 +40,9 @@ export class PodNominator {
     this.add(newPod, kept);
   }
 
-  nominatedPodsForNode(nodeName: string): Pod[] {
-    return [...(this.byNode.get(nodeName)?.values() ?? [])];
+  /** The pods nominated to the node (a shared empty list when there are none: filters ask per node). */
+  nominatedPodsForNode(nodeName: string): readonly Pod[] {
+    const pods = this.byNode.get(nodeName);
+    return pods === undefined ? NONE : [...pods.values()];
   }
 }

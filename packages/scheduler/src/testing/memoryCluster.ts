@@ -34,6 +34,9 @@ export class MemoryCluster implements SchedulerClient {
   private readonly nodes: Collection<Node> = { items: new Map(), watchers: new Set() };
   readonly events: RecordedEvent[] = [];
   readonly bindings: { pod: string; node: string }[] = [];
+  /** The pods the scheduler deleted (namespace/name). */
+  readonly deletions: string[] = [];
+  readonly statusPatches: { pod: string; status: Record<string, unknown> }[] = [];
   /** Makes the next bindings fail with this message. */
   failBindings: string | undefined;
 
@@ -54,7 +57,12 @@ export class MemoryCluster implements SchedulerClient {
     return this.write(this.pods, this.pods.items.has(keyOf(pod)) ? 'MODIFIED' : 'ADDED', pod);
   }
 
-  deletePod(pod: Pod): void {
+  /** Removes a pod (as its deletion by the test). */
+  removePod(pod: Pod): void {
+    this.deletePod0(pod);
+  }
+
+  private deletePod0(pod: Pod): void {
     this.write(this.pods, 'DELETED', this.pods.items.get(keyOf(pod)) ?? pod);
   }
 
@@ -106,15 +114,40 @@ export class MemoryCluster implements SchedulerClient {
   async updatePodCondition(
     pod: Pod,
     condition: { type: string; status: string; reason?: string; message?: string },
+    nominatedNodeName?: string,
   ): Promise<void> {
     await Promise.resolve();
     const current = this.pods.items.get(keyOf(pod));
     if (!current) return;
     const conditions = (current.status?.conditions ?? []).filter((c) => c.type !== condition.type);
-    this.write(this.pods, 'MODIFIED', {
-      ...current,
-      status: { ...current.status, conditions: [...conditions, condition] },
-    });
+    const status: Record<string, unknown> = { ...current.status, conditions: [...conditions, condition] };
+    if (nominatedNodeName) status.nominatedNodeName = nominatedNodeName;
+    else if (nominatedNodeName === '') delete status.nominatedNodeName;
+    this.write(this.pods, 'MODIFIED', { ...current, status: status as Pod['status'] });
+  }
+
+  async deletePod(pod: Pod): Promise<void> {
+    await Promise.resolve();
+    this.deletions.push(keyOf(pod));
+    if (this.pods.items.has(keyOf(pod))) this.deletePod0(pod);
+  }
+
+  /** Merges `status` into the pod's status; conditions replace those of the same type; null removes. */
+  async patchPodStatus(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    await Promise.resolve();
+    const current = this.pods.items.get(keyOf(pod));
+    if (!current) throw new Error(`pods "${pod.metadata?.name}" not found`);
+    const next: Record<string, unknown> = { ...current.status };
+    for (const [k, v] of Object.entries(status)) {
+      if (v === null) delete next[k];
+      else if (k === 'conditions') {
+        const added = v as { type: string }[];
+        const kept = (current.status?.conditions ?? []).filter((c) => !added.some((a) => a.type === c.type));
+        next[k] = [...kept, ...added];
+      } else next[k] = v;
+    }
+    this.statusPatches.push({ pod: keyOf(pod), status });
+    this.write(this.pods, 'MODIFIED', { ...current, status: next as Pod['status'] });
   }
 
   event(pod: Pod, type: string, reason: string, _action: string, message: string): void {

@@ -233,6 +233,42 @@ describe('InterPodAffinity filter', () => {
     expect(filterAll(web('p'), [otherNs])).toEqual({ n1: 'ok', n2: 'ok', n3: 'ok', n4: 'ok' });
   });
 
+  it('updates copies of its PreFilter state through the AddPod/RemovePod extensions', () => {
+    // A zone-wide guard on n1 keeps web pods out of zone-a; the incoming pod wants a db pod in its zone.
+    const guard = withAffinity('g', { nodeName: 'n1' }, { anti: [term({ app: 'web' }, ZONE)] });
+    const dbPod = db('d', 'n3');
+    const { infos, handle } = cluster([guard, dbPod]);
+    const plugin = new InterPodAffinity(undefined, handle);
+    const p = withAffinity('p', { labels: { app: 'web' } }, { affinity: [term({ app: 'db' }, ZONE)] });
+    const state = new CycleState();
+    plugin.preFilter(state, p);
+    const [n1, n2, n3] = infos as [NodeInfo, NodeInfo, NodeInfo];
+    const codeOn = (st: CycleState, info: NodeInfo) => plugin.filter(st, p, info)?.reasons.join() ?? 'ok';
+    expect([codeOn(state, n2), codeOn(state, n3)]).toEqual([ERR_REASON_AFFINITY_RULES_NOT_MATCH, 'ok']);
+
+    const ext = plugin.preFilterExtensions();
+    const removed = state.clone();
+    ext.removePod(removed, p, guard, n1);
+    ext.removePod(removed, p, dbPod, n3);
+    // Without any db pod, no pod matches the terms anywhere: the self-match rule does not apply
+    // (the pod is no db), so every node fails; the guard no longer counts.
+    expect([codeOn(removed, n2), codeOn(removed, n3)]).toEqual([
+      ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+      ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+    ]);
+    const added = removed.clone();
+    ext.addPod(added, p, db('d2', 'n2'), n2);
+    expect([codeOn(added, n1), codeOn(added, n2), codeOn(added, n3)]).toEqual([
+      'ok',
+      'ok',
+      ERR_REASON_AFFINITY_RULES_NOT_MATCH,
+    ]);
+    ext.addPod(added, p, guard, n1);
+    expect(codeOn(added, n2)).toBe(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+    // The original state is untouched.
+    expect([codeOn(state, n2), codeOn(state, n3)]).toEqual([ERR_REASON_AFFINITY_RULES_NOT_MATCH, 'ok']);
+  });
+
   it('reports an invalid selector of the pod as an error', () => {
     const pod = withAffinity(
       'p',

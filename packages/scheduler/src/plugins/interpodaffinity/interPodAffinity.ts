@@ -4,6 +4,7 @@ import {
   MAX_NODE_SCORE,
   type FilterPlugin,
   type FrameworkHandle,
+  type PreFilterExtensions,
   type PreFilterPlugin,
   type PreScorePlugin,
   type ScorePlugin,
@@ -72,7 +73,10 @@ const pairKey = (key: string, value: string): string => `${key}\u0000${value}`;
 
 function bump(counts: TopologyCounts, key: string, value: string, by: number): void {
   const k = pairKey(key, value);
-  counts.set(k, (counts.get(k) ?? 0) + by);
+  const n = (counts.get(k) ?? 0) + by;
+  // Pairs that drop to zero go, as in Kubernetes: an empty map means "no pod matches anywhere".
+  if (n === 0) counts.delete(k);
+  else counts.set(k, n);
 }
 
 interface PreFilterState {
@@ -158,6 +162,57 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     return affinity.length === 0 && antiAffinity.length === 0 && s.existingAntiAffinityCounts.size === 0
       ? SKIP
       : undefined;
+  }
+
+  /** AddPod/RemovePod keep the topology counts right when preemption or nominated pods change a node copy. */
+  preFilterExtensions(): PreFilterExtensions {
+    return {
+      addPod: (state, podToSchedule, podToAdd, nodeInfo) =>
+        this.updateWithPod(state, podToSchedule, podToAdd, nodeInfo, 1),
+      removePod: (state, podToSchedule, podToRemove, nodeInfo) =>
+        this.updateWithPod(state, podToSchedule, podToRemove, nodeInfo, -1),
+    };
+  }
+
+  /** Writes a copy of the PreFilter state with the pod's terms and labels counted (+1) or uncounted (-1). */
+  private updateWithPod(
+    state: CycleState,
+    podToSchedule: Pod,
+    other: Pod,
+    nodeInfo: NodeInfo,
+    sign: 1 | -1,
+  ): Status | undefined {
+    const s = state.read<PreFilterState>(PRE_FILTER_KEY);
+    if (s === undefined) return Status.error(`reading "${PRE_FILTER_KEY}" from cycleState: not found`);
+    const labels = nodeInfo.node?.metadata?.labels;
+    if (!labels) return undefined;
+    const next: PreFilterState = {
+      ...s,
+      existingAntiAffinityCounts: new Map(s.existingAntiAffinityCounts),
+      affinityCounts: new Map(s.affinityCounts),
+      antiAffinityCounts: new Map(s.antiAffinityCounts),
+    };
+    const ownNamespaceLabels = this.handle.namespaceLabels(podToSchedule.metadata?.namespace ?? '');
+    for (const term of podAffinityInfo(other).requiredAntiAffinity) {
+      const value = labels[term.topologyKey];
+      if (value !== undefined && termMatches(term, podToSchedule, ownNamespaceLabels))
+        bump(next.existingAntiAffinityCounts, term.topologyKey, value, sign);
+    }
+    const otherNamespaceLabels = this.handle.namespaceLabels(other.metadata?.namespace ?? '');
+    const affinity = s.info.requiredAffinity;
+    if (affinity.length > 0 && allTermsMatch(affinity, other, otherNamespaceLabels)) {
+      for (const term of affinity) {
+        const value = labels[term.topologyKey];
+        if (value !== undefined) bump(next.affinityCounts, term.topologyKey, value, sign);
+      }
+    }
+    for (const term of s.info.requiredAntiAffinity) {
+      const value = labels[term.topologyKey];
+      if (value !== undefined && termMatches(term, other, otherNamespaceLabels))
+        bump(next.antiAffinityCounts, term.topologyKey, value, sign);
+    }
+    state.write(PRE_FILTER_KEY, next);
+    return undefined;
   }
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
