@@ -1,4 +1,5 @@
 import type { KindDeclaration } from '../schema/kind';
+import { apiextensionsKinds } from './apiextensions';
 import { appsKinds } from './apps';
 import { authenticationKinds } from './authentication';
 import { authorizationKinds } from './authorization';
@@ -30,6 +31,7 @@ export * from './authentication';
 export * from './authorization';
 export * from './certificates';
 export * from './storage';
+export * from './apiextensions';
 /** events.k8s.io/v1 (its Event shares the core kind's name). */
 export * as eventsV1 from './events';
 
@@ -50,4 +52,5 @@ export const allKinds: readonly KindDeclaration<any>[] = [
   ...authorizationKinds,
   ...certificatesKinds,
   ...storageKinds,
+  ...apiextensionsKinds,
 ];

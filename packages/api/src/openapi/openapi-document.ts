@@ -3,6 +3,7 @@ import { DeleteOptionsSchema, StatusSchema, WatchEventSchema } from '../meta/sta
 import { OrchKeyword } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
 import type { RESTMapping } from '../restmapping/rest-mapper';
+import { supportsStrategicMerge } from '../patch/strategic-merge-patch';
 import { SchemaConverter, type OpenAPIDialect, type OpenAPISchema } from './schema-to-openapi';
 
 export interface OpenAPIInfo {
@@ -187,6 +188,10 @@ export class OpenAPIBuilder {
     const opGroup = operationGroup(group, version);
     const gvk = { group, kind, version };
     const nsPart = decl.namespaced ? '/namespaces/{namespace}' : '';
+    // kinds without strategic merge metadata (custom resources) do not list it: kubectl then merge-patches
+    const patchTypes = supportsStrategicMerge(decl.schema)
+      ? this.patchTypes
+      : this.patchTypes.filter((t) => t !== 'application/strategic-merge-patch+json');
     const nsParams = decl.namespaced
       ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')]
       : [];
@@ -287,7 +292,7 @@ export class OpenAPIBuilder {
         ref(rootName),
         [...writeParams, params.force],
         { type: 'object' },
-        this.patchTypes,
+        patchTypes,
       );
     if (verbs.has('delete'))
       item.delete = op(
@@ -318,7 +323,7 @@ export class OpenAPIBuilder {
           ref(rootName),
           [...writeParams, params.force],
           { type: 'object' },
-          this.patchTypes,
+          patchTypes,
         ),
       };
     }

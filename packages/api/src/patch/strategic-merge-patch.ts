@@ -25,5 +25,9 @@ export function strategicMergePatch(original: unknown, patch: unknown, schema: T
  */
 export function supportsStrategicMerge(schema: TSchema): boolean {
   const node = schema as TSchema & Record<string, unknown>;
-  return typeof node[OrchKeyword.name] === 'string' && isMap(node.properties);
+  return (
+    typeof node[OrchKeyword.name] === 'string' &&
+    isMap(node.properties) &&
+    node[OrchKeyword.customResource] === undefined
+  );
 }

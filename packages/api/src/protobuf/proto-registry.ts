@@ -175,6 +175,7 @@ export class ProtoRegistry {
     this.defineWellKnown();
     this.defineStruct(ListMetaSchema);
     for (const decl of declarations) {
+      if (decl.jsonOnly) continue;
       const name = structMessageName(decl.schema);
       if (!this.pending.has(name)) this.pending.set(name, { struct: decl.schema });
       for (const v of decl.versions) this.kindMessages.set(`${decl.group}/${v}/${decl.kind}`, name);

@@ -34,7 +34,16 @@ export class RESTMapper {
   private readonly groupVersions = new Map<string, string[]>();
 
   constructor(declarations: readonly KindDeclaration<any>[]) {
-    for (const decl of declarations) {
+    for (const decl of declarations) this.add(decl);
+  }
+
+  /**
+   * Maps one more kind (a custom resource established at run time), replacing what was mapped for
+   * the same group and plural.
+   */
+  add(decl: KindDeclaration<any>): void {
+    this.remove(decl.group, decl.plural);
+    {
       decl.versions.forEach((version, i) => {
         const mapping: RESTMapping = {
           gvk: { group: decl.group, version, kind: decl.kind },
@@ -55,6 +64,27 @@ export class RESTMapper {
         }
       });
     }
+  }
+
+  /** Stops mapping a group's resource (a custom resource whose definition went). */
+  remove(group: string, plural: string): void {
+    const gone = [...this.byGVR.values()].filter((m) => m.gvr.group === group && m.gvr.resource === plural);
+    if (!gone.length) return;
+    for (const m of gone) {
+      this.byGVR.delete(gvrKey(m.gvr));
+      if (this.byGVK.get(gvkKey(m.gvk)) === m) this.byGVK.delete(gvkKey(m.gvk));
+      for (const name of namesOf(m.declaration)) {
+        const list = (this.byName.get(name) ?? []).filter((x) => x !== m);
+        if (list.length) this.byName.set(name, list);
+        else this.byName.delete(name);
+      }
+    }
+    const versions = [
+      ...new Set([...this.byGVR.values()].filter((m) => m.gvr.group === group).map((m) => m.gvr.version)),
+    ];
+    const ordered = (this.groupVersions.get(group) ?? []).filter((v) => versions.includes(v));
+    if (ordered.length) this.groupVersions.set(group, ordered);
+    else this.groupVersions.delete(group);
   }
 
   /** Every mapping, in declaration order. */

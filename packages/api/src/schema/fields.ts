@@ -57,6 +57,11 @@ export const OrchKeyword = {
   protoEmbedded: 'x-orch-proto-embedded',
   /** The zero value ("", 0 or false) means the field is unset (see FieldOptions.omitZero). */
   omitZero: 'x-orch-omit-zero',
+  /**
+   * On the root of a custom resource's schema: the CustomResourceDefinition it comes from. Such a
+   * schema has no strategic merge metadata (custom resources take JSON and merge patches and apply).
+   */
+  customResource: 'x-orch-custom-resource',
 } as const;
 
 /** String formats validated with Kubernetes' rules and messages. */

@@ -79,6 +79,16 @@ export interface KindDeclaration<S extends TObject = TObject> {
   deprecatedVersions?: Record<string, string>;
   /** Rules on update beyond field immutability (old is the stored object). */
   validateUpdate?: (obj: Static<S>, old: Static<S>) => FieldErrorLike[];
+  /**
+   * True when the kind has no protobuf message and is served as JSON (and YAML) only, as Kubernetes
+   * serves apiextensions.k8s.io and custom resources to clients asking protobuf first.
+   */
+  jsonOnly?: boolean;
+  /**
+   * Declared by a CustomResourceDefinition: served with custom resource semantics (generation counts
+   * every change but metadata's, status included unless it is a subresource).
+   */
+  customResource?: boolean;
   /** True when objects of this kind are not stored (reviews and other virtual kinds). */
   virtual?: boolean;
   /**

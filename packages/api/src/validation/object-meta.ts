@@ -31,7 +31,14 @@ type Meta = Record<string, unknown>;
 const qualifiedNameErrors = memoizeCheck(isQualifiedName);
 const labelValueErrors = memoizeCheck(isValidLabelValue);
 
-const standardFinalizers = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+// with the API server's own finalizer of CustomResourceDefinitions, which apiextensions' generic
+// metadata validation accepts
+const standardFinalizers = new Set([
+  'kubernetes',
+  'orphan',
+  'foregroundDeletion',
+  'customresourcecleanup.apiextensions.k8s.io',
+]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ScaleKind,
+  getAtJSONPath,
+  setAtJSONPath,
   toTable,
   type KindDeclaration,
   type ProtobufCodec,
@@ -412,9 +414,22 @@ export class ResourceHandler {
     pretty: boolean,
   ): Promise<void> {
     const { info } = req;
+    // where the object keeps its replicas and selector (the kind's scale declaration)
+    const paths = store.declaration.subresources?.scale ?? {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+    };
     const toScale = (obj: ApiObject): ApiObject => {
-      const spec = (obj.spec ?? {}) as { replicas?: number; selector?: unknown };
-      const status = (obj.status ?? {}) as { replicas?: number };
+      const specReplicas = getAtJSONPath(obj, paths.specReplicasPath);
+      const statusReplicas = getAtJSONPath(obj, paths.statusReplicasPath);
+      // a serialized selector at labelSelectorPath (custom resources), else spec.selector's string form
+      const declaredSelector = paths.labelSelectorPath
+        ? getAtJSONPath(obj, paths.labelSelectorPath)
+        : undefined;
+      const selector =
+        typeof declaredSelector === 'string'
+          ? declaredSelector
+          : scaleSelector((obj.spec as { selector?: unknown } | undefined)?.selector);
       return {
         kind: 'Scale',
         apiVersion: 'autoscaling/v1',
@@ -427,10 +442,10 @@ export class ResourceHandler {
           resourceVersion: obj.metadata.resourceVersion,
           creationTimestamp: obj.metadata.creationTimestamp,
         },
-        spec: { replicas: spec.replicas ?? 0 },
+        spec: { replicas: typeof specReplicas === 'number' ? specReplicas : 0 },
         status: {
-          replicas: status.replicas ?? 0,
-          selector: scaleSelector(spec.selector),
+          replicas: typeof statusReplicas === 'number' ? statusReplicas : 0,
+          selector,
         },
       };
     };
@@ -518,7 +533,7 @@ export class ResourceHandler {
           );
         }
         const updated = clone(current);
-        updated.spec = { ...(updated.spec as object), replicas };
+        setAtJSONPath(updated, paths.specReplicasPath, replicas);
         if (applied) {
           const entries = parentManagedFields(
             current.metadata.managedFields,

@@ -382,7 +382,7 @@ export class GenericStore {
    */
   private invalid(name: string, errors: FieldError[]): StatusError {
     const typeErrors = errors.filter((e) => e.type === 'FieldValueTypeInvalid');
-    if (typeErrors.length) {
+    if (typeErrors.length && !this.strategy.schemaTypeErrorsInvalid) {
       const kind = this.declaration.kind;
       return statusErrors.badRequest(
         `${kind} in version "${this.declaration.versions[0]}" cannot be handled as a ${kind}: ${typeErrors
@@ -954,6 +954,9 @@ export class GenericStore {
         finalizers.delete('foregroundDeletion');
       }
       const keptByKind = this.strategy.beforeDelete(updated, now);
+      // finalizers the kind puts on an object it keeps (a definition's customresourcecleanup)
+      for (const f of updated.metadata.finalizers ?? [])
+        if (!(obj.metadata.finalizers ?? []).includes(f)) finalizers.add(f);
       const grace = this.strategy.gracePeriod(updated, options.gracePeriodSeconds);
       const pending = keptByKind || finalizers.size > 0 || (grace !== undefined && grace > 0);
       if (!pending) {

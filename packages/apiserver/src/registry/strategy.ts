@@ -25,6 +25,11 @@ export class Strategy {
   allowUnconditionalUpdate = true;
   /** A successful delete answers with the deleted object instead of a Status. */
   returnDeletedObject = false;
+  /**
+   * A value of the wrong JSON type is a 422 field error (custom resources, validated against their
+   * schema) rather than the decoder's 400 BadRequest of built-in kinds.
+   */
+  readonly schemaTypeErrorsInvalid: boolean = false;
   /** Propagation when a delete request names none. */
   defaultPropagation: PropagationPolicy = 'Background';
   /** The kind's own subresources (binding, eviction, finalize, token, ...) by name. */

@@ -60,6 +60,7 @@ import {
   type Authorizer,
 } from '../authz/authorizer';
 import { asksToImpersonate, impersonate } from '../authn/impersonation';
+import { CustomResourceDefinitions } from './custom-resource-definitions';
 
 /** The authorizer of a server configured without one. */
 const alwaysAllow = new AlwaysAllowAuthorizer();
@@ -167,12 +168,16 @@ export class APIServer {
   readonly admission: AdmissionChain;
   /** Handlers of virtual kinds (reviews) by `<group>/<plural>`. */
   readonly virtualHandlers = new Map<string, VirtualHandler>();
+  /** The preferred mapping of each `<group>/<resource>` admission asked for (null: none). */
+  private readonly preferredMappings = new Map<string, RESTMapping | null>();
+  /** Serves the kinds CustomResourceDefinitions declare. */
+  private readonly customResources: CustomResourceDefinitions;
 
   constructor(readonly config: APIServerConfig) {
     const declarations = config.declarations ?? allKinds;
     // Admission reads what the watch caches hold, as Kubernetes' plugins read informers: an object
     // the cache does not hold (yet) is looked up in storage; lists come from the cache.
-    const preferred = new Map<string, RESTMapping | null>();
+    const preferred = this.preferredMappings;
     const mappingOf = (group: string, resource: string): RESTMapping | undefined => {
       const k = `${group}/${resource}`;
       let m = preferred.get(k);
@@ -241,6 +246,13 @@ export class APIServer {
     );
     this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
+    this.customResources = new CustomResourceDefinitions({
+      mapper: this.mapper,
+      storage: this.storage,
+      storeFor: (m) => this.storeFor(m),
+      install: (decl) => this.installKind(decl),
+      uninstall: (group, plural) => this.uninstallKind(group, plural),
+    });
     this.codec = new ProtobufCodec(declarations);
     const features = config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES);
     this.storeOptions = {
@@ -265,6 +277,41 @@ export class APIServer {
     });
     this.discovery = new Discovery(this.mapper, () => this.address());
     this.inflight = new InflightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
+  }
+
+  /**
+   * Serves one more kind (a custom resource): maps it, gives it a watch cache like every stored
+   * kind, and replaces the store of an earlier declaration of it so that later requests see the new one.
+   */
+  private async installKind(decl: KindDeclaration<any>): Promise<void> {
+    const key = `${decl.group}/${decl.plural}`;
+    if (this.config.watchCache !== false && this.cachers.size && !this.cachers.has(key)) {
+      this.cachers.set(
+        key,
+        await Cacher.start(this.storage, { prefix: resourcePrefix(decl.group, decl.plural) }),
+      );
+    }
+    this.mapper.add(decl);
+    this.stores.delete(key);
+    this.mappingsChanged();
+  }
+
+  /** Stops serving a kind installed by {@link installKind}. */
+  private async uninstallKind(group: string, plural: string): Promise<void> {
+    const key = `${group}/${plural}`;
+    this.mapper.remove(group, plural);
+    this.stores.delete(key);
+    this.mappingsChanged();
+    const cacher = this.cachers.get(key);
+    this.cachers.delete(key);
+    await cacher?.close();
+  }
+
+  /** Forgets what was derived from the mapper (admission's lookups, OpenAPI documents). */
+  private mappingsChanged(): void {
+    this.preferredMappings.clear();
+    this.openapiV2 = undefined;
+    this.openapiV3.clear();
   }
 
   /** The store of a resource; every version of a kind shares one. */
@@ -315,6 +362,8 @@ export class APIServer {
   /** Listens. Call after bootstrap() and after authentication is configured. */
   async start(): Promise<void> {
     await this.prepareStorage();
+    // the kinds of stored CustomResourceDefinitions are served from the first request on
+    await this.customResources.start();
     const tuning = tlsServerTuning(this.config.tls.minVersion ?? '', this.config.tls.cipherSuites ?? []);
     const SNICallback = sniCallback(this.config.tls.sniCertKeys ?? [], tuning);
     this.server = https.createServer(
@@ -472,6 +521,7 @@ export class APIServer {
 
   async close(): Promise<void> {
     this.ready = false;
+    this.customResources.stop();
     for (const c of this.cachers.values()) await c.close();
     this.cachers.clear();
     const server = this.server;

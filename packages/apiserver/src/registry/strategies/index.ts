@@ -9,6 +9,8 @@ import { PodStrategy } from './pod-strategy';
 import { PriorityClassStrategy } from './priority-class-strategy';
 import { NodeStrategy } from './node-strategy';
 import { ServiceStrategy } from './service-strategy';
+import { CustomResourceDefinitionStrategy } from './custom-resource-definition-strategy';
+import { CustomResourceStrategy } from './custom-resource-strategy';
 
 type StrategyFactory = (decl: KindDeclaration<any>) => Strategy;
 
@@ -26,10 +28,12 @@ const strategies: Record<string, StrategyFactory> = {
   'events.k8s.io/events': (d) => new CreateOnUpdateStrategy(d),
   'coordination.k8s.io/leases': (d) => new CreateOnUpdateStrategy(d),
   'scheduling.k8s.io/priorityclasses': (d) => new PriorityClassStrategy(d),
+  'apiextensions.k8s.io/customresourcedefinitions': (d) => new CustomResourceDefinitionStrategy(d),
 };
 
 /** The strategy of a kind: its own where it has one, the generic one otherwise. */
 export function strategyFor(decl: KindDeclaration<any>): Strategy {
+  if (decl.customResource) return new CustomResourceStrategy(decl);
   const factory = strategies[`${decl.group}/${decl.plural}`];
   return factory ? factory(decl) : new Strategy(decl);
 }

@@ -1,0 +1,118 @@
+import type { TSchema } from '@sinclair/typebox';
+import { OrchKeyword } from '../../schema/fields';
+import { objectMeta } from '../../meta/object-meta';
+
+type Json = Record<string, any>;
+
+/** Formats checked when validating custom resources; other OpenAPI formats are informative only. */
+const checkedFormats = new Set(['date-time', 'byte', 'int32', 'int64', 'double']);
+
+/** Keywords of JSONSchemaProps carried onto declared nodes as they are. */
+const kept = [
+  'type',
+  'enum',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+  'multipleOf',
+  'nullable',
+  'default',
+  'description',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+];
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Converts one node of a CRD's structural openAPIV3Schema into the node vocabulary every engine
+ * (validation, pruning, defaulting, field management) reads, so that a custom resource is served
+ * like any declared kind. Value validations that need more than one node (allOf, anyOf, oneOf, not)
+ * and CEL rules are not carried.
+ */
+export function schemaNodeOf(schema: Json): TSchema {
+  const out: Json = {};
+  for (const k of kept) if (schema[k] !== undefined) out[k] = structuredClone(schema[k]);
+  // OpenAPI v3.0 spells exclusive bounds as booleans next to minimum/maximum
+  if (schema.exclusiveMinimum === true && schema.minimum !== undefined) {
+    out.exclusiveMinimum = schema.minimum;
+    delete out.minimum;
+  }
+  if (schema.exclusiveMaximum === true && schema.maximum !== undefined) {
+    out.exclusiveMaximum = schema.maximum;
+    delete out.maximum;
+  }
+  if (typeof schema.format === 'string' && checkedFormats.has(schema.format)) out.format = schema.format;
+  if (schema['x-kubernetes-int-or-string'] === true) {
+    delete out.type;
+    out.anyOf = [{ type: 'integer' }, { type: 'string' }];
+    out[OrchKeyword.special] = 'intOrString';
+  }
+  if (isObject(schema.properties)) {
+    const properties: Json = {};
+    for (const [name, child] of Object.entries(schema.properties))
+      if (isObject(child)) properties[name] = schemaNodeOf(child);
+    if (schema['x-kubernetes-embedded-resource'] === true) {
+      properties.apiVersion ??= { type: 'string' };
+      properties.kind ??= { type: 'string' };
+      properties.metadata ??= { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    }
+    out.type = 'object';
+    out.properties = properties;
+    if (Array.isArray(schema.required) && schema.required.length) out.required = [...schema.required];
+  } else if (isObject(schema.additionalProperties)) {
+    out.additionalProperties = schemaNodeOf(schema.additionalProperties);
+  } else if (schema.type === 'object' && schema['x-kubernetes-preserve-unknown-fields'] !== true) {
+    // an object without properties holds nothing: everything in it is pruned
+    out.properties = {};
+  }
+  if (schema['x-kubernetes-embedded-resource'] === true && !isObject(schema.properties))
+    out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (isObject(schema.items)) out.items = schemaNodeOf(schema.items);
+  return out as TSchema;
+}
+
+/**
+ * The whole object of a custom resource from a version's openAPIV3Schema: apiVersion and kind
+ * strings and the standard ObjectMeta at the root, whatever the schema says of them.
+ */
+export function customResourceSchema(
+  openAPIV3Schema: Json | undefined,
+  crdName: string,
+  group: string,
+  version: string,
+  kind: string,
+): TSchema {
+  const root = schemaNodeOf(
+    openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  ) as Json;
+  root.type = 'object';
+  root.properties = {
+    ...(isObject(root.properties) ? root.properties : {}),
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: objectMeta(),
+  };
+  root.required = (Array.isArray(root.required) ? root.required : []).filter(
+    (r: string) => r !== 'metadata' && r !== 'apiVersion' && r !== 'kind',
+  );
+  if (!root.required.length) delete root.required;
+  delete root.additionalProperties;
+  root[OrchKeyword.customResource] = crdName;
+  // the definition name Kubernetes publishes it under: com.example.stable.v1.CronTab
+  root[OrchKeyword.name] = `${group.split('.').reverse().join('.')}.${version}.${kind}`;
+  return root as TSchema;
+}

@@ -1,0 +1,468 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
+import { httpsRequest, type HttpsResponse } from '../testing/https-request';
+import { eventually } from '../testing/eventually';
+import { SqliteStorage } from '../storage/embedded/sqlite-storage';
+
+type Json = Record<string, any>;
+
+/** A CRD as `kubectl apply -f` sends it: widgets.example.com, namespaced, status and scale. */
+function widgetsCRD(extra: Json = {}): Json {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['all'] },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: {
+            status: {},
+            scale: {
+              specReplicasPath: '.spec.replicas',
+              statusReplicasPath: '.status.replicas',
+              labelSelectorPath: '.status.selector',
+            },
+          },
+          additionalPrinterColumns: [
+            { name: 'Size', type: 'string', jsonPath: '.spec.size' },
+            { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  required: ['size'],
+                  properties: {
+                    size: { type: 'string', enum: ['small', 'large'] },
+                    replicas: { type: 'integer', minimum: 0, default: 1 },
+                    color: { type: 'string', default: 'blue' },
+                    port: { 'x-kubernetes-int-or-string': true },
+                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  },
+                },
+                status: {
+                  type: 'object',
+                  properties: { replicas: { type: 'integer' }, selector: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+        { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object' } } },
+      ],
+      ...extra,
+    },
+  };
+}
+
+describe('CustomResourceDefinitions', () => {
+  let s: TestAPIServer;
+  const req = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    httpsRequest(s.url + path, { ca: s.ca, method, body, headers });
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+  const established = (r: HttpsResponse) =>
+    r.json?.status?.conditions?.some((c: Json) => c.type === 'Established' && c.status === 'True');
+
+  beforeAll(async () => {
+    s = await startTestAPIServer();
+  });
+  afterAll(() => s.close());
+
+  it.each([
+    [
+      'a name that is not plural.group',
+      { metadata: { name: 'gadgets.example.com' } },
+      'metadata.name: Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group',
+    ],
+    [
+      'a group without a dot',
+      { metadata: { name: 'widgets.example' }, spec: { group: 'example' } },
+      'spec.group: Invalid value: "example": should be a domain with at least one dot',
+    ],
+    [
+      'a bad scope',
+      { spec: { scope: 'Global' } },
+      'spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"',
+    ],
+    [
+      'two storage versions',
+      {
+        spec: {
+          versions: [true, true].map((storage, i) => ({
+            name: `v${i + 1}`,
+            served: true,
+            storage,
+            schema: { openAPIV3Schema: { type: 'object' } },
+          })),
+        },
+      },
+      'must have exactly one version marked as storage version',
+    ],
+    [
+      'a version without schema',
+      { spec: { versions: [{ name: 'v1', served: true, storage: true }] } },
+      'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+    ],
+    [
+      'a root that is not an object',
+      {
+        spec: {
+          versions: [
+            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'string' } } },
+          ],
+        },
+      },
+      'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root',
+    ],
+    [
+      'an uppercase plural',
+      { metadata: { name: 'Widgets.example.com' }, spec: { names: { plural: 'Widgets', kind: 'Widget' } } },
+      'spec.names.plural: Invalid value: "Widgets"',
+    ],
+  ])('refuses %s with 422 Invalid', async (_what, patch: Json, message) => {
+    const base = widgetsCRD();
+    const body = {
+      ...base,
+      metadata: { ...base.metadata, ...patch.metadata },
+      spec: { ...base.spec, ...patch.spec },
+    };
+    const r = await req('POST', crds, body);
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ kind: 'Status', reason: 'Invalid' });
+    expect(r.json.message).toContain(message);
+  });
+
+  describe('serving a definition', () => {
+    beforeAll(async () => {
+      const r = await req('POST', crds, widgetsCRD());
+      expect(r.status).toBe(201);
+      expect(r.json.status.storedVersions).toEqual(['v1']);
+      expect(r.json.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
+      expect(r.json.spec.conversion).toEqual({ strategy: 'None' });
+    });
+
+    it('becomes Established with its names accepted', async () => {
+      const r = await eventually(async () => {
+        const got = await req('GET', `${crds}/widgets.example.com`);
+        return established(got) && got;
+      }, 'Established');
+      const conditions = Object.fromEntries(r.json.status.conditions.map((c: Json) => [c.type, c]));
+      expect(conditions.NamesAccepted).toMatchObject({
+        status: 'True',
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      });
+      expect(conditions.Established).toMatchObject({
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      });
+      expect(r.json.status.acceptedNames).toMatchObject({
+        plural: 'widgets',
+        kind: 'Widget',
+        shortNames: ['wd'],
+      });
+    });
+
+    it('is listed in discovery', async () => {
+      const groups = await req('GET', '/apis');
+      const group = groups.json.groups.find((g: Json) => g.name === 'example.com');
+      expect(group.preferredVersion.version).toBe('v1');
+      expect(group.versions.map((v: Json) => v.version)).toEqual(['v1', 'v1beta1']);
+      const list = await req('GET', '/apis/example.com/v1');
+      const byName = Object.fromEntries(list.json.resources.map((r: Json) => [r.name, r]));
+      expect(byName.widgets).toMatchObject({
+        singularName: 'widget',
+        namespaced: true,
+        kind: 'Widget',
+        shortNames: ['wd'],
+        categories: ['all'],
+      });
+      expect(byName.widgets.verbs).toEqual(
+        expect.arrayContaining(['create', 'get', 'list', 'watch', 'deletecollection']),
+      );
+      expect(byName['widgets/status'].verbs).toEqual(['get', 'patch', 'update']);
+      expect(byName['widgets/scale']).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+      const crdList = await req('GET', '/apis/apiextensions.k8s.io/v1');
+      expect(crdList.json.resources[0]).toMatchObject({
+        name: 'customresourcedefinitions',
+        namespaced: false,
+        shortNames: ['crd', 'crds'],
+        categories: ['api-extensions'],
+      });
+    });
+
+    it('creates, prunes, defaults and validates custom resources', async () => {
+      const created = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1' },
+        spec: { size: 'small', unknown: 'x', port: 'http', extra: { any: { thing: 1 } } },
+        status: { replicas: 9 },
+      });
+      expect(created.status).toBe(201);
+      expect(created.json.spec).toEqual({
+        size: 'small',
+        replicas: 1,
+        color: 'blue',
+        port: 'http',
+        extra: { any: { thing: 1 } },
+      });
+      expect(created.json.status).toBeUndefined();
+      expect(created.json.metadata.generation).toBe(1);
+      const bad = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w2' },
+        spec: { size: 'huge', replicas: 'three' },
+      });
+      expect(bad.status).toBe(422);
+      expect(bad.json.message).toContain(
+        'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      );
+      const missing = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w3' },
+        spec: {},
+      });
+      expect(missing.status).toBe(422);
+      expect(missing.json.message).toContain('spec.size: Required value');
+      const badName = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'Bad_Name' },
+        spec: { size: 'small' },
+      });
+      expect(badName.status).toBe(422);
+    });
+
+    it('serves every served version, objects carrying the version asked for', async () => {
+      const v1beta1 = await req('GET', '/apis/example.com/v1beta1/namespaces/default/widgets/w1');
+      expect(v1beta1.status).toBe(200);
+      expect(v1beta1.json.apiVersion).toBe('example.com/v1beta1');
+      const list = await req('GET', widgets);
+      expect(list.json).toMatchObject({ kind: 'WidgetList', apiVersion: 'example.com/v1' });
+      expect(list.json.items.map((i: Json) => i.metadata.name)).toEqual(['w1']);
+    });
+
+    it('answers a strategic merge patch with 415 and applies merge and JSON patches', async () => {
+      const smp = await req(
+        'PATCH',
+        `${widgets}/w1`,
+        { spec: { size: 'large' } },
+        { 'Content-Type': 'application/strategic-merge-patch+json' },
+      );
+      expect(smp.status).toBe(415);
+      expect(smp.json).toMatchObject({ reason: 'UnsupportedMediaType' });
+      const merge = await req('PATCH', `${widgets}/w1`, JSON.stringify({ spec: { size: 'large' } }), {
+        'Content-Type': 'application/merge-patch+json',
+      });
+      expect(merge.status).toBe(200);
+      expect(merge.json.spec.size).toBe('large');
+      expect(merge.json.metadata.generation).toBe(2);
+      const json = await req(
+        'PATCH',
+        `${widgets}/w1`,
+        JSON.stringify([{ op: 'replace', path: '/spec/color', value: 'red' }]),
+        { 'Content-Type': 'application/json-patch+json' },
+      );
+      expect(json.status).toBe(200);
+      expect(json.json.spec.color).toBe('red');
+    });
+
+    it('changes status only through /status, without bumping generation', async () => {
+      const got = (await req('GET', `${widgets}/w1`)).json;
+      const st = await req('PUT', `${widgets}/w1/status`, {
+        ...got,
+        spec: { size: 'small' },
+        status: { replicas: 2, selector: 'app=w' },
+      });
+      expect(st.status).toBe(200);
+      expect(st.json.status).toEqual({ replicas: 2, selector: 'app=w' });
+      expect(st.json.spec.size).toBe('large');
+      expect(st.json.metadata.generation).toBe(got.metadata.generation);
+      const main = await req('PUT', `${widgets}/w1`, { ...st.json, status: { replicas: 5 } });
+      expect(main.json.status).toEqual({ replicas: 2, selector: 'app=w' });
+      expect(main.json.metadata.generation).toBe(got.metadata.generation);
+    });
+
+    it('serves the scale subresource from the declared paths', async () => {
+      const scale = await req('GET', `${widgets}/w1/scale`);
+      expect(scale.json).toMatchObject({
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        spec: { replicas: 1 },
+        status: { replicas: 2, selector: 'app=w' },
+      });
+      const patched = await req('PATCH', `${widgets}/w1/scale`, JSON.stringify({ spec: { replicas: 4 } }), {
+        'Content-Type': 'application/merge-patch+json',
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.json.spec.replicas).toBe(4);
+      expect((await req('GET', `${widgets}/w1`)).json.spec.replicas).toBe(4);
+    });
+
+    it('prints the printer columns in a Table', async () => {
+      const t = await req('GET', widgets, undefined, {
+        Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+      });
+      expect(t.status).toBe(200);
+      expect(t.json.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([
+        ['Name', 'string'],
+        ['Size', 'string'],
+        ['Replicas', 'integer'],
+        ['Age', 'date'],
+      ]);
+      expect(t.json.rows[0].cells.slice(0, 3)).toEqual(['w1', 'large', 4]);
+    });
+
+    it('answers protobuf-first clients in JSON', async () => {
+      const r = await req('GET', `${widgets}/w1`, undefined, {
+        Accept: 'application/vnd.kubernetes.protobuf, application/json',
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json');
+    });
+
+    it('watches custom resources', async () => {
+      const events: string[] = [];
+      const list = await req('GET', widgets);
+      const done = httpsRequest(
+        `${s.url}${widgets}?watch=true&timeoutSeconds=2&resourceVersion=${list.json.metadata.resourceVersion}`,
+        { ca: s.ca },
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w-watch' },
+        spec: { size: 'small' },
+      });
+      const body = (await done).body.toString();
+      for (const line of body.trim().split('\n')) {
+        const e = JSON.parse(line);
+        events.push(`${e.type} ${e.object.metadata.name}`);
+      }
+      expect(events).toContain('ADDED w-watch');
+    });
+
+    it('refuses names another definition of the group accepted', async () => {
+      const clash = widgetsCRD();
+      clash.metadata.name = 'gizmos.example.com';
+      clash.spec.names = { plural: 'gizmos', singular: 'gizmo', kind: 'Widget' };
+      expect((await req('POST', crds, clash)).status).toBe(201);
+      const r = await eventually(async () => {
+        const got = await req('GET', `${crds}/gizmos.example.com`);
+        return got.json.status?.conditions?.some((c: Json) => c.type === 'NamesAccepted') && got;
+      }, 'NamesAccepted');
+      const conditions = Object.fromEntries(r.json.status.conditions.map((c: Json) => [c.type, c]));
+      expect(conditions.NamesAccepted).toMatchObject({
+        status: 'False',
+        reason: 'KindConflict',
+        message: '"Widget" is already in use',
+      });
+      expect(conditions.Established).toMatchObject({ status: 'False' });
+      expect((await req('GET', '/apis/example.com/v1/namespaces/default/gizmos')).status).toBe(404);
+      expect((await req('DELETE', `${crds}/gizmos.example.com`)).status).toBe(200);
+    });
+
+    it('keeps group, plural and scope immutable', async () => {
+      const got = (await req('GET', `${crds}/widgets.example.com`)).json;
+      const r = await req('PUT', `${crds}/widgets.example.com`, {
+        ...got,
+        spec: { ...got.spec, scope: 'Cluster' },
+      });
+      expect(r.status).toBe(422);
+      expect(r.json.message).toContain('spec.scope: Invalid value: "Cluster": field is immutable');
+    });
+
+    it('takes a changed definition into account for later requests', async () => {
+      const got = (await req('GET', `${crds}/widgets.example.com`)).json;
+      got.spec.versions[0].additionalPrinterColumns = [
+        { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+      ];
+      const r = await req('PUT', `${crds}/widgets.example.com`, got);
+      expect(r.status).toBe(200);
+      await eventually(async () => {
+        const t = await req('GET', widgets, undefined, {
+          Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+        });
+        return t.json.columnDefinitions.map((c: Json) => c.name).join(',') === 'Name,Color';
+      }, 'new columns');
+    });
+
+    it('deletes the custom resources with the definition, then stops serving them', async () => {
+      const del = await req('DELETE', `${crds}/widgets.example.com`);
+      expect(del.status).toBe(200);
+      await eventually(
+        async () => (await req('GET', `${crds}/widgets.example.com`)).status === 404,
+        'definition gone',
+      );
+      expect((await req('GET', widgets)).status).toBe(404);
+      expect((await req('GET', '/apis/example.com/v1')).status).toBe(404);
+      const stored = await s.server.storage.list('/registry/example.com/widgets/', {});
+      expect(stored.items).toHaveLength(0);
+    });
+  });
+});
+
+describe('CustomResourceDefinitions across a restart', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-crd-restart-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finishes deleting a terminating definition found at start-up', async () => {
+    const storage = new SqliteStorage(join(dir, 'orch.db'));
+    const first = await startTestAPIServer({ storage });
+    const req = (s: TestAPIServer, method: string, path: string, body?: unknown) =>
+      httpsRequest(s.url + path, { ca: s.ca, method, body });
+    const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+    expect((await req(first, 'POST', crds, widgetsCRD())).status).toBe(201);
+    const held = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'held', finalizers: ['example.com/hold'] },
+      spec: { size: 'small' },
+    };
+    await eventually(async () => (await req(first, 'POST', widgets, held)).status === 201, 'created');
+    expect((await req(first, 'DELETE', `${crds}/widgets.example.com`)).status).toBe(200);
+    // the object's own finalizer keeps it, and so the definition
+    await eventually(
+      async () => (await req(first, 'GET', `${widgets}/held`)).json?.metadata?.deletionTimestamp,
+      'held object terminating',
+    );
+    await first.server.close();
+    rmSync(first.dir, { recursive: true, force: true });
+
+    const second = await startTestAPIServer({ storage });
+    try {
+      const got = await req(second, 'GET', `${widgets}/held`);
+      expect(got.status).toBe(200);
+      const release = await req(second, 'PUT', `${widgets}/held`, {
+        ...got.json,
+        metadata: { ...got.json.metadata, finalizers: [] },
+      });
+      expect(release.status).toBe(200);
+      await eventually(
+        async () => (await req(second, 'GET', `${crds}/widgets.example.com`)).status === 404,
+        'definition gone',
+      );
+      expect((await storage.list('/registry/example.com/widgets/', {})).items).toHaveLength(0);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
