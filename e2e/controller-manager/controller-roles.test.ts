@@ -45,3 +45,15 @@ test('every cloud controller has a bootstrap role bound to its service account i
     expect({ name, role, declared: roles.has(role) }).toEqual({ name, role, declared: true });
   }
 });
+
+/** Kubernetes' policy: the garbage collector and namespace controller reach every resource, custom ones too. */
+test('the garbage collector and namespace controller roles cover every group and resource', () => {
+  const wildcard = (role: string): string[] =>
+    (controllerClusterRoles.find((r) => r.metadata.name === `system:controller:${role}`)?.rules ?? [])
+      .filter((r) => r.apiGroups?.includes('*') && r.resources?.includes('*'))
+      .flatMap((r) => r.verbs ?? []);
+  expect(wildcard('generic-garbage-collector').sort()).toEqual(
+    ['delete', 'get', 'list', 'patch', 'update', 'watch'].sort(),
+  );
+  expect(wildcard('namespace-controller').sort()).toEqual(['delete', 'deletecollection', 'get', 'list']);
+});

@@ -73,6 +73,7 @@ export {
   isTimeout,
   isTooManyRequests,
   isUnauthorized,
+  isUnsupportedMediaType,
   StatusError,
   statusErrorFromResponse,
   StatusReason,
@@ -220,3 +221,23 @@ export { Backoff, type BackoffOptions } from './util/Backoff';
 export { sleep } from './util/sleep';
 export { formatMicroTime, formatTime } from './util/metaTime';
 export { LruCache } from './util/LruCache';
+
+export {
+  type APIGroup,
+  type APIGroupList,
+  type APIResource,
+  type APIResourceList,
+  type APIVersions,
+  type GroupVersionForDiscovery,
+} from './discovery/discoveryTypes';
+export { DiscoveryClient, type PartialDiscovery } from './discovery/DiscoveryClient';
+export { GroupDiscoveryFailedError, isGroupDiscoveryFailed } from './discovery/GroupDiscoveryFailedError';
+export {
+  type DiscoveredResource,
+  discoveredResources,
+  filteredBy,
+  parseGroupVersion,
+  preferredResources,
+  type ResourcePredicate,
+  supportsAllVerbs,
+} from './discovery/preferredResources';

@@ -12,7 +12,14 @@ export { ControllerManager, type ControllerManagerOptions } from './manager/Cont
 export { CONTROLLER_REGISTRY } from './manager/controllerRegistry';
 
 // Controller helpers.
-export { deletableResources, mappingForKind } from './controller/discovery';
+export {
+  deletableResources,
+  discoverResources,
+  mappingForKind,
+  type ResourceDiscovery,
+  resourceForKind,
+  staticResources,
+} from './controller/discovery';
 export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 
 // Controllers.
@@ -121,10 +128,21 @@ export { slowStartBatch } from './replicaset/slowStartBatch';
 export { JobController, jobPodFromTemplate } from './job/JobController';
 export { CronJobController, CRONJOB_SYNC_PERIOD_MS, jobFromTemplate } from './cronjob/CronJobController';
 export { jobNameFor, parseSchedule, unmetScheduleTimes, type Schedule } from './cronjob/schedule';
-export { GarbageCollector } from './garbagecollector/GarbageCollector';
-export { removeOwnerReferencesPatch } from './garbagecollector/removeOwnerReferencesPatch';
+export {
+  GarbageCollector,
+  type GarbageCollectorOptions,
+  GC_DISCOVERY_RESYNC_MS,
+} from './garbagecollector/GarbageCollector';
+export {
+  removeOwnerReferencesMergePatch,
+  removeOwnerReferencesPatch,
+} from './garbagecollector/removeOwnerReferencesPatch';
 export { decideDependent, type GCDecision, type OwnerLookup } from './garbagecollector/ownerClassification';
-export { NamespaceController, KUBERNETES_FINALIZER } from './namespace/NamespaceController';
+export {
+  NamespaceController,
+  type NamespaceControllerOptions,
+  KUBERNETES_FINALIZER,
+} from './namespace/NamespaceController';
 export {
   NodeLifecycleController,
   NODE_EVICTION_PERIOD_MS,

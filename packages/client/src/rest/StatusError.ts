@@ -192,6 +192,9 @@ export const isMethodNotSupported = (err: unknown): boolean =>
 export const isInternalError = (err: unknown): boolean => matches(err, [StatusReason.InternalError], 500);
 export const isServiceUnavailable = (err: unknown): boolean =>
   matches(err, [StatusReason.ServiceUnavailable], 503);
+/** 415: the server does not take the request's body type (a strategic merge patch of a custom resource). */
+export const isUnsupportedMediaType = (err: unknown): boolean =>
+  matches(err, [StatusReason.UnsupportedMediaType], 415);
 
 /** Whether the Status of the error lists a cause of type `cause` (client-go's HasStatusCause). */
 export function hasStatusCause(err: unknown, cause: string): boolean {

@@ -12,3 +12,16 @@ export function removeOwnerReferencesPatch(obj: KubeObject, ownerUIDs: readonly 
     },
   };
 }
+
+/**
+ * The JSON merge patch doing the same where strategic merge patch is refused (custom resources): the
+ * remaining owner references in full, guarded by the resourceVersion they were read at.
+ */
+export function removeOwnerReferencesMergePatch(obj: KubeObject, ownerUIDs: readonly string[]): unknown {
+  return {
+    metadata: {
+      ownerReferences: (obj.metadata?.ownerReferences ?? []).filter((r) => !ownerUIDs.includes(r.uid)),
+      resourceVersion: obj.metadata?.resourceVersion,
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { formatTime, NamespaceKind, type Namespace } from '@orch/api';
 import {
   clientFor,
+  DiscoveryClient,
   isNotFound,
   type Lister,
   type TypedClient,
@@ -8,9 +9,14 @@ import {
   type SharedIndexInformer,
 } from '@orch/client';
 import { errorMessage, type ControllerContext, QueueController } from '@orch/component-base';
-import { deletableResources } from '../controller/discovery';
+import { discoverResources, type ResourceDiscovery } from '../controller/discovery';
 import { RESOURCES } from '../controller/resources';
-import { contentRemainingMessage, finalizersRemainingMessage, namespaceDeletionOrder } from './deletionOrder';
+import {
+  contentRemainingMessage,
+  discoveryFailureMessage,
+  finalizersRemainingMessage,
+  namespaceDeletionOrder,
+} from './deletionOrder';
 
 /** The finalizer the namespace controller owns. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -18,15 +24,28 @@ export const KUBERNETES_FINALIZER = 'kubernetes';
 /** How long to wait before checking a namespace whose content is still going away. */
 export const CONTENT_REMAINING_RECHECK_MS = 2_000;
 
+/** The verbs a resource needs for its objects to be deleted with their namespace. */
+const DELETED_VERBS = ['list', 'delete'];
+
 type NamespaceCondition = NonNullable<NonNullable<Namespace['status']>['conditions']>[number];
 
-/** Empties terminating namespaces, then removes their `kubernetes` finalizer through /finalize. */
+export interface NamespaceControllerOptions {
+  /** Where resources are discovered; the API server's discovery documents by default. */
+  discovery?: ResourceDiscovery;
+}
+
+/**
+ * Empties terminating namespaces of every namespaced resource discovery reports (read again on each
+ * sync, custom resources included), then removes their `kubernetes` finalizer through /finalize.
+ */
 export class NamespaceController extends QueueController {
   private readonly nsLister: Lister<Namespace>;
   private readonly namespaces: TypedClient<Namespace>;
+  private readonly discovery: ResourceDiscovery;
 
-  constructor(ctx: ControllerContext) {
+  constructor(ctx: ControllerContext, opts: NamespaceControllerOptions = {}) {
     super('namespace', ctx);
+    this.discovery = opts.discovery ?? new DiscoveryClient(ctx.client);
     const informer = ctx.informers.informerFor<Namespace>(RESOURCES.namespaces);
     this.nsLister = informer.lister();
     this.namespaces = clientFor(ctx.client, NamespaceKind);
@@ -47,12 +66,13 @@ export class NamespaceController extends QueueController {
     const remaining = new Map<string, number>();
     const finalizers = new Map<string, number>();
     const failures: string[] = [];
-    for (const mapping of namespaceDeletionOrder(deletableResources())) {
-      const client = clientFor<typeof mapping>(this.ctx.client, mapping);
-      const gr = `${mapping.gvr.resource}.${mapping.gvr.group}`;
+    // Discovery failing for some groups is not fatal: what was discovered is deleted all the same.
+    const { matching, error: discoveryError } = await discoverResources(this.discovery, DELETED_VERBS);
+    for (const resource of namespaceDeletionOrder(matching)) {
+      const client = clientFor(this.ctx.client, resource);
+      const gr = `${resource.resource}.${resource.group}`;
       try {
-        const verbs = mapping.declaration.verbs as readonly string[] | undefined;
-        if (!verbs || verbs.includes('deletecollection')) {
+        if (resource.verbs.includes('deletecollection')) {
           await client.deleteCollection({ namespace: name });
         } else {
           const list = await client.list({ namespace: name });
@@ -73,13 +93,21 @@ export class NamespaceController extends QueueController {
     }
     const now = this.ctx.now();
     const conditions = [
-      condition(
-        'NamespaceDeletionDiscoveryFailure',
-        false,
-        'ResourcesDiscovered',
-        'All resources successfully discovered',
-        now,
-      ),
+      discoveryError
+        ? condition(
+            'NamespaceDeletionDiscoveryFailure',
+            true,
+            'DiscoveryFailed',
+            discoveryFailureMessage(discoveryError),
+            now,
+          )
+        : condition(
+            'NamespaceDeletionDiscoveryFailure',
+            false,
+            'ResourcesDiscovered',
+            'All resources successfully discovered',
+            now,
+          ),
       condition(
         'NamespaceDeletionGroupVersionParsingFailure',
         false,
@@ -134,7 +162,8 @@ export class NamespaceController extends QueueController {
           ),
     ];
     await this.updateConditions(ns, conditions);
-    if (failures.length) throw new Error(`namespace ${name}: ${failures.join('; ')}`);
+    const errors = [...(discoveryError ? [discoveryError.message] : []), ...failures];
+    if (errors.length) throw new Error(`namespace ${name}: ${errors.join('; ')}`);
     if (remaining.size) {
       this.enqueueAfter(name, CONTENT_REMAINING_RECHECK_MS);
       return;

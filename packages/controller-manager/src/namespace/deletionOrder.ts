@@ -1,4 +1,4 @@
-import type { RESTMapping } from '@orch/api';
+import { isGroupDiscoveryFailed } from '@orch/client';
 
 /**
  * Controllers first, so they stop recreating what they own; then pods; then everything else,
@@ -24,11 +24,13 @@ function rank(resource: string): number {
 }
 
 /** The namespaced resources in the order a terminating namespace's content is deleted. */
-export function namespaceDeletionOrder(mappings: readonly RESTMapping[]): RESTMapping[] {
-  return mappings
+export function namespaceDeletionOrder<R extends { resource: string; namespaced: boolean }>(
+  resources: readonly R[],
+): R[] {
+  return resources
     .filter((m) => m.namespaced)
     .map((m, i) => ({ m, i }))
-    .sort((a, b) => rank(a.m.gvr.resource) - rank(b.m.gvr.resource) || a.i - b.i)
+    .sort((a, b) => rank(a.m.resource) - rank(b.m.resource) || a.i - b.i)
     .map(({ m }) => m);
 }
 
@@ -46,4 +48,14 @@ export function finalizersRemainingMessage(finalizers: ReadonlyMap<string, numbe
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([f, n]) => `${f} in ${n} resource instances`);
   return `Some content in the namespace has finalizers remaining: ${parts.join(', ')}`;
+}
+
+/**
+ * The message of NamespaceDeletionDiscoveryFailure: the failing group/versions counted when only some
+ * failed (Kubernetes' wording), else the error itself.
+ */
+export function discoveryFailureMessage(err: Error): string {
+  return isGroupDiscoveryFailed(err)
+    ? `Discovery failed for some groups, ${err.groups.size} failing: ${err.message}`
+    : err.message;
 }
