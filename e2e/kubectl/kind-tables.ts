@@ -1014,6 +1014,23 @@ spec:
       wide: [],
       rows: { va: ['va', 'csi.example.com', 'pv1', 'n1', 'true', age] },
     },
+    'customresourcedefinitions.apiextensions.k8s.io': defaultTable(
+      'customresourcedefinitions.apiextensions.k8s.io',
+      'gadgets.kc.example.com',
+      `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.kc.example.com}
+spec:
+  group: kc.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`,
+    ),
     'csinodes.storage.k8s.io': {
       resource: 'csinodes.storage.k8s.io',
       manifests: `apiVersion: storage.k8s.io/v1
