@@ -6,19 +6,15 @@ import {
   type ScaleDeclaration,
   type SubresourceDeclaration,
 } from '@orch/api';
+import type {
+  APIGroup,
+  APIGroupList,
+  APIResource,
+  APIResourceList,
+  APIVersions,
+  GroupVersionForDiscovery,
+} from '@orch/client';
 import { parseAccept } from '../negotiation/media-type';
-
-export interface APIResource {
-  name: string;
-  singularName: string;
-  namespaced: boolean;
-  group?: string;
-  version?: string;
-  kind: string;
-  verbs: string[];
-  shortNames?: string[];
-  categories?: string[];
-}
 
 /** Whether a resource is listed in discovery: stored kinds and virtual kinds with verbs. */
 function served(decl: KindDeclaration<any>): boolean {
@@ -75,7 +71,7 @@ export class Discovery {
   ) {}
 
   /** GET /api */
-  coreVersions(): Record<string, unknown> {
+  coreVersions(): APIVersions {
     return {
       kind: 'APIVersions',
       versions: ['v1'],
@@ -83,13 +79,16 @@ export class Discovery {
     };
   }
 
-  private group(name: string, versions: string[]): Record<string, unknown> {
-    const gvs = versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  private group(name: string, versions: string[]): APIGroup {
+    const gvs: GroupVersionForDiscovery[] = versions.map((v) => ({
+      groupVersion: `${name}/${v}`,
+      version: v,
+    }));
     return { name, versions: gvs, preferredVersion: gvs[0] };
   }
 
   /** GET /apis */
-  groups(): Record<string, unknown> {
+  groups(): APIGroupList {
     const groups = [...this.mapper.groups()]
       .filter(([g]) => g !== '')
       .map(([g, versions]) => this.group(g, versions));
@@ -97,14 +96,14 @@ export class Discovery {
   }
 
   /** GET /apis/<group>; undefined when no such group. */
-  apiGroup(name: string): Record<string, unknown> | undefined {
+  apiGroup(name: string): APIGroup | undefined {
     const versions = this.mapper.groups().get(name);
     if (!name || !versions) return undefined;
     return { kind: 'APIGroup', apiVersion: 'v1', ...this.group(name, versions) };
   }
 
   /** GET /api/v1 or /apis/<group>/<version>; undefined when nothing is served there. */
-  resources(group: string, version: string): Record<string, unknown> | undefined {
+  resources(group: string, version: string): APIResourceList | undefined {
     const mappings = this.mapper.all().filter((m) => m.gvk.group === group && m.gvk.version === version);
     if (!mappings.length) return undefined;
     return {
