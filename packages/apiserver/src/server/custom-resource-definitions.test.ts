@@ -463,6 +463,7 @@ describe('CustomResourceDefinitions across a restart', () => {
       expect((await storage.list('/registry/example.com/widgets/', {})).items).toHaveLength(0);
     } finally {
       await second.close();
+      await storage.close();
     }
   }, 60_000);
 });

@@ -16,7 +16,7 @@ export interface APIServerProcess {
   process: DaemonProcess;
   /** Stops the process and keeps the data directory (a restart finds the same state). */
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the binary again on the same port and data. */
+  /** Starts the binary again on the same port and data, stopping it first if it still runs. */
   restart(): Promise<void>;
   /** Stops and removes the data directory. */
   destroy(): Promise<void>;
@@ -79,6 +79,7 @@ export async function startAPIServerProcess(
       await handle.process.stop(signal);
     },
     async restart() {
+      await handle.process.stop();
       handle.process = await launch();
     },
     async destroy() {

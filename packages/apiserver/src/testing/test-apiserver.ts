@@ -12,6 +12,7 @@ export interface TestAPIServer {
   kubeconfig: string;
   dir: string;
   ca: string;
+  /** Stops the server and removes its directory; closes the store too unless it was passed in. */
   close(): Promise<void>;
 }
 
@@ -103,7 +104,8 @@ export async function startTestAPIServer(
     ca: tls.cert,
     async close() {
       await server.close();
-      await storage.close();
+      // a store passed in belongs to the caller, who may start another server over it
+      if (!overrides.storage) await storage.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
