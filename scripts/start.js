@@ -32,6 +32,11 @@ Options:
   --storage-backend NAME    embedded (default) or etcd3
   --etcd-servers URLS       etcd client URLs, comma separated (with --storage-backend etcd3)
   --port PORT               the apiserver's HTTPS port (default 6443)
+  --controller-manager-port PORT
+                            orch-controller-manager's HTTPS port (default 10257)
+  --cloud-controller-manager-port PORT
+                            orch-cloud-controller-manager's HTTPS port (default 10258)
+  --scheduler-port PORT     orch-scheduler's HTTPS port (default 10259)
   -h, --help                this help
 `;
 }
@@ -43,6 +48,9 @@ function parseArgs(argv) {
     storageBackend: 'embedded',
     etcdServers: '',
     port: 6443,
+    controllerManagerPort: 10257,
+    cloudControllerManagerPort: 10258,
+    schedulerPort: 10259,
   };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
@@ -64,6 +72,15 @@ function parseArgs(argv) {
       case '--port':
         opts.port = Number(value());
         break;
+      case '--controller-manager-port':
+        opts.controllerManagerPort = Number(value());
+        break;
+      case '--cloud-controller-manager-port':
+        opts.cloudControllerManagerPort = Number(value());
+        break;
+      case '--scheduler-port':
+        opts.schedulerPort = Number(value());
+        break;
       case '-h':
       case '--help':
         process.stdout.write(usage());
@@ -75,8 +92,13 @@ function parseArgs(argv) {
     }
   }
   if (!Number.isInteger(opts.nodes) || opts.nodes < 0) fail('--nodes must be a non-negative integer');
-  if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535)
-    fail('--port must be between 1 and 65535');
+  for (const [flag, port] of [
+    ['--port', opts.port],
+    ['--controller-manager-port', opts.controllerManagerPort],
+    ['--cloud-controller-manager-port', opts.cloudControllerManagerPort],
+    ['--scheduler-port', opts.schedulerPort],
+  ])
+    if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${flag} must be between 1 and 65535`);
   if (!['embedded', 'etcd3'].includes(opts.storageBackend))
     fail('--storage-backend must be embedded or etcd3');
   if (opts.storageBackend === 'etcd3' && !opts.etcdServers)
@@ -148,7 +170,7 @@ function daemons(opts, pki) {
       name: 'orch-controller-manager',
       bin: bin('controller-manager', 'orch-controller-manager'),
       args: [
-        ...daemonArgs('controller-manager', 10257),
+        ...daemonArgs('controller-manager', opts.controllerManagerPort),
         // each controller acts as its own service account with its own role, as kubeadm runs them
         '--use-service-account-credentials',
         // claims of the default StorageClass `standard` (see ADDONS) become host-path volumes
@@ -161,14 +183,14 @@ function daemons(opts, pki) {
         `--service-account-private-key-file=${pki.files.serviceAccountKey}`,
         `--root-ca-file=${pki.files.caCert}`,
       ],
-      ready: 'https://127.0.0.1:10257/healthz',
+      ready: `https://127.0.0.1:${opts.controllerManagerPort}/healthz`,
       nodeOptions: reconcilerOptions,
     },
     {
       name: 'orch-cloud-controller-manager',
       bin: ccmBin,
       args: [
-        ...daemonArgs('cloud-controller-manager', 10258),
+        ...daemonArgs('cloud-controller-manager', opts.cloudControllerManagerPort),
         // as the controller manager: each cloud controller acts as the service account Kubernetes names
         '--use-service-account-credentials',
         '--cloud-provider=local',
@@ -176,14 +198,14 @@ function daemons(opts, pki) {
         '--allocate-node-cidrs=true',
         '--cluster-cidr=10.128.0.0/9',
       ],
-      ready: 'https://127.0.0.1:10258/healthz',
+      ready: `https://127.0.0.1:${opts.cloudControllerManagerPort}/healthz`,
       nodeOptions: reconcilerOptions,
     },
     {
       name: 'orch-scheduler',
       bin: bin('scheduler', 'orch-scheduler'),
-      args: daemonArgs('scheduler', 10259),
-      ready: 'https://127.0.0.1:10259/healthz',
+      args: daemonArgs('scheduler', opts.schedulerPort),
+      ready: `https://127.0.0.1:${opts.schedulerPort}/healthz`,
       nodeOptions: schedulerOptions,
     },
     {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, freePort } from '@orch/apiserver';
+import { eventually, freePort, httpsRequest } from '@orch/apiserver';
 import { kubectlOK } from '../harness/kubectl';
 
 /** What `npm start` runs after its build: the README's first command. */
@@ -14,15 +14,30 @@ interface Started {
   output: () => string;
 }
 
+/** The HTTPS ports of the daemons that serve one, each given to the script by its option. */
+interface Ports {
+  port: number;
+  'controller-manager-port': number;
+  'cloud-controller-manager-port': number;
+  'scheduler-port': number;
+}
+
+/** Free loopback ports for the suite, so that it runs beside another on the default ports. */
+async function freePorts(): Promise<Ports> {
+  return {
+    port: await freePort(),
+    'controller-manager-port': await freePort(),
+    'cloud-controller-manager-port': await freePort(),
+    'scheduler-port': await freePort(),
+  };
+}
+
 /** Starts the suite and resolves once it has said all it says when running (or fails with what it printed). */
-function start(dataDir: string, port: number): Promise<Started> {
-  const child = spawn(
-    process.execPath,
-    [script, '--data-dir', dataDir, '--port', String(port), '--nodes', '2'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+function start(dataDir: string, ports: Ports): Promise<Started> {
+  const portArgs = Object.entries(ports).flatMap(([option, port]) => [`--${option}`, String(port)]);
+  const child = spawn(process.execPath, [script, '--data-dir', dataDir, ...portArgs, '--nodes', '2'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -82,8 +97,8 @@ describe('npm start (scripts/start.js)', () => {
   });
 
   it('runs the whole suite for kubectl, stops it on Ctrl-C, starts the same cluster again, and its daemons stop when the script is killed', async () => {
-    const port = await freePort();
-    running = await start(dataDir, port);
+    const ports = await freePorts();
+    running = await start(dataDir, ports);
     const first = running.output();
     expect(first).toContain('(new cluster)');
     for (const daemon of [
@@ -96,6 +111,20 @@ describe('npm start (scripts/start.js)', () => {
       expect(first).toMatch(new RegExp(`ready +${daemon} `));
     }
     expect(first).toContain(`--kubeconfig ${kubeconfig} get namespaces`);
+    // each daemon serves its health on the port it was given
+    for (const daemon of ['controller-manager', 'cloud-controller-manager', 'scheduler'] as const) {
+      // its self-signed serving certificate, kept in its --cert-dir
+      const certDir = join(dataDir, 'pki', daemon);
+      const cert = readdirSync(certDir).find((f) => f.endsWith('.crt'))!;
+      const health = await httpsRequest(`https://127.0.0.1:${ports[`${daemon}-port`]}/healthz`, {
+        ca: readFileSync(join(certDir, cert), 'utf8'),
+      });
+      expect({ daemon, status: health.status, body: health.body.toString() }).toEqual({
+        daemon,
+        status: 200,
+        body: 'ok',
+      });
+    }
 
     // the nodes come up Ready, and a Deployment runs on them
     await eventually(async () => {
@@ -138,7 +167,7 @@ describe('npm start (scripts/start.js)', () => {
     expect(gone).toBe(true);
 
     // a second start finds the same cluster
-    running = await start(dataDir, port);
+    running = await start(dataDir, ports);
     expect(running.output()).not.toContain('(new cluster)');
     expect(await jsonpath(['configmap', 'kept'], '{.data.a}')).toBe('1');
 
