@@ -29,6 +29,8 @@ class Nodes {
   private beat = 0;
   private readonly beating = new Map<string, 'status' | 'lease'>();
   private timer: NodeJS.Timeout | undefined;
+  /** The round of heartbeats on its way, if any: one at a time. */
+  private round: Promise<void> | undefined;
 
   constructor(private readonly cluster: Cluster) {}
 
@@ -72,7 +74,9 @@ class Nodes {
       } as Lease);
     }
     this.beating.set(name, how);
-    this.timer ??= setInterval(() => void this.heartbeatAll(), 50);
+    this.timer ??= setInterval(() => {
+      this.round ??= this.heartbeatAll().finally(() => (this.round = undefined));
+    }, 50);
   }
 
   /** Posts one heartbeat for each beating node: a new Ready heartbeat, or a renewed Lease. */
@@ -101,8 +105,29 @@ class Nodes {
     );
   }
 
-  stopBeating(name: string): void {
+  /** Stops the node's heartbeats; resolves once none is on its way any more. */
+  async stopBeating(name: string): Promise<void> {
     this.beating.delete(name);
+    await this.round;
+  }
+
+  /**
+   * Stops the node's heartbeats and resolves, with the node as last posted, once the node
+   * lifecycle controller has seen that last heartbeat: the time the node is silent for is counted
+   * on the controller's clock from then, not from a clock step taken before the controller saw it.
+   */
+  async silence(name: string): Promise<Node> {
+    await this.stopBeating(name);
+    const node = await this.get(name);
+    const last = readyCondition(node)?.lastHeartbeatTime;
+    const controller = this.cluster.manager.controller<NodeLifecycleController>('nodelifecycle')!;
+    await eventually(
+      () =>
+        controller.nodeHealth(name)?.status?.conditions?.find((c) => c.type === 'Ready')
+          ?.lastHeartbeatTime === last,
+      `the last heartbeat of ${name} seen by the controller`,
+    );
+    return node;
   }
 
   startBeating(name: string): void {
@@ -117,6 +142,8 @@ class Nodes {
     return this.nodes.get(name);
   }
 }
+
+const readyCondition = (n: Node) => n.status?.conditions?.find((c) => c.type === 'Ready');
 
 const taintsOf = (n: Node): string[] =>
   (n.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort((a, b) => a.localeCompare(b));
@@ -199,7 +226,7 @@ describe('node lifecycle with the taint manager', () => {
   });
 
   test('condition and unschedulable NoSchedule taints follow the node', async () => {
-    nodes.stopBeating('pressured');
+    await nodes.stopBeating('pressured');
     await nodes.setStatus('pressured', 'True', { MemoryPressure: 'True', NetworkUnavailable: 'True' });
     await eventually(
       async () =>
@@ -231,9 +258,8 @@ describe('node lifecycle with the taint manager', () => {
     await pods.create(pod('elsewhere-lease', 'alive-lease'));
     for (const name of ['bare', 't60', 't200', 'forever', 'elsewhere', 'elsewhere-lease'])
       await eventually(async () => readyOf(await getPod(cluster, name)) === 'True', `${name} running`);
-    const before = (await nodes.get('silent')).status!.conditions!.find((c) => c.type === 'Ready')!;
 
-    nodes.stopBeating('silent');
+    const before = readyCondition(await nodes.silence('silent'))!;
     await advance(cluster, 30_000);
     expect((await nodes.get('silent')).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe(
       'True',
@@ -321,7 +347,7 @@ describe('node lifecycle with the taint manager', () => {
   });
 
   test('a node reporting Ready False is tainted not-ready, and unreachable once it goes silent', async () => {
-    nodes.stopBeating('alive');
+    await nodes.stopBeating('alive');
     await nodes.setStatus('alive', 'False');
     await eventually(
       async () =>
@@ -367,7 +393,7 @@ describe('node lifecycle without the taint manager', () => {
     await pods.create(pod('on-lost', 'lost'));
     await pods.create(pod('on-up', 'up'));
     await eventually(async () => readyOf(await getPod(cluster, 'on-lost')) === 'True', 'running');
-    nodes.stopBeating('lost');
+    await nodes.silence('lost');
     await advance(cluster, 41_000);
     await eventually(async () => readyOf(await getPod(cluster, 'on-lost')) === 'False', 'marked not ready');
     const lost = await nodes.get('lost');

@@ -165,6 +165,12 @@ export class NodeLifecycleController extends QueueController {
     return this.zoneStates;
   }
 
+  /** What the controller last saw of the node's heartbeats (a copy), if it looked at the node yet. */
+  nodeHealth(name: string): NodeHealth | undefined {
+    const health = this.health.get(name);
+    return health && structuredClone(health);
+  }
+
   /** The rate of each zone's queue. */
   zoneRates(): Map<string, number> {
     return new Map([...this.zoneQueues].map(([zone, q]) => [zone, q.qps]));
