@@ -20,3 +20,4 @@ export {
   type StrictJSONResult,
 } from './validation';
 export { compileDefaults } from './defaulting';
+export { compileGatedFields, type GatedFields, type GateEnabled } from './featuregates';

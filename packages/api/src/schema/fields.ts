@@ -62,6 +62,11 @@ export const OrchKeyword = {
    * schema has no strategic merge metadata (custom resources take JSON and merge patches and apply).
    */
   customResource: 'x-orch-custom-resource',
+  /**
+   * The feature gate a field belongs to: while the gate is off, writes drop the field unless the stored
+   * object already uses the feature (Kubernetes' dropDisabledFields).
+   */
+  featureGate: 'x-orch-feature-gate',
 } as const;
 
 /** String formats validated with Kubernetes' rules and messages. */
@@ -101,6 +106,11 @@ export interface FieldOptions {
    * be marked.
    */
   omitZero?: boolean;
+  /**
+   * The feature gate of the field: with the gate off, a create or update drops it, unless the object
+   * being updated already uses some field of the same gate (Kubernetes' dropDisabledFields).
+   */
+  featureGate?: string;
 }
 
 export interface StringOptions extends FieldOptions {
@@ -173,6 +183,7 @@ function annotate<T extends TSchema>(schema: T, options: FieldOptions | undefine
   if (options.default !== undefined) node.default = options.default;
   if (options.immutable) node[OrchKeyword.immutable] = true;
   if (options.omitZero) node[OrchKeyword.omitZero] = true;
+  if (options.featureGate !== undefined) node[OrchKeyword.featureGate] = options.featureGate;
   return schema;
 }
 

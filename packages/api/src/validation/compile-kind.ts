@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { isRequired } from '../schema/fields';
 import type { KindDeclaration } from '../schema/kind';
 import { compileDefaults } from '../defaulting/compile-defaults';
+import { compileGatedFields, type GateEnabled } from '../featuregates/compile-gated-fields';
 import type { FieldError } from './field-error';
 import { compileImmutable } from './immutable';
 import { validateObjectMeta, validateObjectMetaUpdate, type NameValidator } from './object-meta';
@@ -14,8 +15,16 @@ import { compileStructHooks } from './struct-hooks';
 export interface CompiledKind {
   /** Decode-time normalization in place; returns the `unknown field "..."` messages of removed fields. */
   prune(obj: unknown): { unknown: string[] };
-  /** Applies the declared defaults in place (run after prune). */
-  default(obj: unknown): void;
+  /**
+   * Applies the declared defaults in place (run after prune). Given `enabled`, a field of a gate that
+   * is off gets no default (Kubernetes' defaulters check the gate); what `obj` already has is kept.
+   */
+  default(obj: unknown, enabled?: GateEnabled): void;
+  /**
+   * Drops the fields of feature gates that are off, unless `old` (the stored object of an update)
+   * already uses them; see {@link GatedFields.drop}.
+   */
+  dropDisabledFields(obj: unknown, old: unknown, enabled: GateEnabled): void;
   /** Create validation: schema rules, ObjectMeta rules, then the structs' validate hooks. */
   validate(obj: unknown): FieldError[];
   /**
@@ -59,6 +68,7 @@ function build(declaration: KindDeclaration, options: CompileKindOptions): Compi
   const schemaFn = once(() => compileSchemaValidator(schema));
   const hooksFn = once(() => compileStructHooks(schema));
   const immutableFn = once(() => compileImmutable(schema));
+  const gatedFn = once(() => compileGatedFields(schema));
   const metaOptions = {
     namespaced: declaration.namespaced,
     nameValidation: options.nameValidation ?? declaration.nameValidation,
@@ -83,7 +93,14 @@ function build(declaration: KindDeclaration, options: CompileKindOptions): Compi
 
   return {
     prune: (obj) => ({ unknown: pruneFn()(obj) }),
-    default: (obj) => defaultFn()(obj),
+    default: (obj, enabled) => {
+      const gated = enabled && gatedFn();
+      if (!gated || !gated.hasDefaults || gated.gates.every(enabled)) return defaultFn()(obj);
+      const used = gated.used(obj);
+      defaultFn()(obj);
+      gated.dropUnused(obj, used, enabled);
+    },
+    dropDisabledFields: (obj, old, enabled) => gatedFn()?.drop(obj, old, enabled),
     validate: (obj) => validate(obj, undefined, []),
     validateUpdate: (obj, old) => {
       const out: FieldError[] = [];

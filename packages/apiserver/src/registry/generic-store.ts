@@ -1,4 +1,5 @@
 import {
+  type GateEnabled,
   invalidStatus,
   apiVersionOf,
   generateName,
@@ -123,6 +124,11 @@ export interface GenericStoreOptions {
    * managedFields, as Kubernetes does with the gate off. Default true.
    */
   managedFields?: boolean;
+  /**
+   * Whether a feature gate is on: writes drop the fields of gates that are off (unless the object
+   * updated already uses them). Every gate is on when not given.
+   */
+  featureEnabled?: GateEnabled;
 }
 
 /**
@@ -139,6 +145,7 @@ export class GenericStore {
   private readonly writeOptions: StorageWriteOptions | undefined;
   private readonly selfLinks: boolean;
   private readonly managedFields: boolean;
+  private readonly featureEnabled: GateEnabled;
 
   constructor(
     readonly storage: Storage,
@@ -151,6 +158,7 @@ export class GenericStore {
     if (options.ttlSeconds) this.writeOptions = { ttlSeconds: options.ttlSeconds };
     this.selfLinks = options.selfLinks ?? false;
     this.managedFields = options.managedFields ?? true;
+    this.featureEnabled = options.featureEnabled ?? (() => true);
     this.prefix = resourcePrefix(this.declaration.group, this.declaration.plural);
     this.qualified = { group: this.declaration.group, resource: this.declaration.plural };
   }
@@ -171,7 +179,7 @@ export class GenericStore {
    */
   decode(kv: { value: Buffer; modRevision: number }, apiVersion: string): ApiObject {
     const obj = JSON.parse(kv.value.toString('utf8')) as ApiObject;
-    this.strategy.compiled.default(obj);
+    this.strategy.compiled.default(obj, this.featureEnabled);
     obj.apiVersion = apiVersion;
     obj.kind = this.declaration.kind;
     // after the stored fields, as an answer put together from a write's encoding has them (see stored)
@@ -457,6 +465,7 @@ export class GenericStore {
     if (!m.name && m.generateName) m.name = generateName(m.generateName);
     const now = new Date();
     this.strategy.compiled.default(obj);
+    this.strategy.compiled.dropDisabledFields(obj, undefined, this.featureEnabled);
     // the writer manages what it sent and its defaults, not what admission and the strategy add
     // (a pod's service account, tolerations and priority), as in Kubernetes' create handler
     this.recordUpdate(undefined, obj, scope, options, '', now);
@@ -858,6 +867,7 @@ export class GenericStore {
       ]);
     }
     this.strategy.compiled.default(obj);
+    this.strategy.compiled.dropDisabledFields(obj, current, this.featureEnabled);
     const attributes = this.attributes('UPDATE', scope, obj, current, subresource);
     await this.admission.admit(attributes);
     if (subresource === 'status') {

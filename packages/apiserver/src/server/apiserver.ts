@@ -241,8 +241,10 @@ export class APIServer {
     const plugins = config.admissionPlugins ?? defaultAdmissionPlugins;
     // the authorizer is the one configured when a request comes (access control may be enabled later)
     const authorize = (attributes: AuthorizationAttributes) => this.authorizer.authorize(attributes);
+    const features = config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES);
+    const featureEnabled = (gate: string) => features.enabled(gate);
     this.admission = new AdmissionChain(
-      plugins.map((n) => admissionPlugins[n]!({ lookup, writer, authorize })),
+      plugins.map((n) => admissionPlugins[n]!({ lookup, writer, authorize, featureEnabled })),
     );
     this.storage = new InstrumentedStorage(config.storage, this.metrics.storageLatency, this.metrics);
     this.mapper = new RESTMapper(declarations);
@@ -254,10 +256,10 @@ export class APIServer {
       uninstall: (group, plural) => this.uninstallKind(group, plural),
     });
     this.codec = new ProtobufCodec(declarations);
-    const features = config.featureGates ?? new FeatureGate(DEFAULT_FEATURE_GATES);
     this.storeOptions = {
       selfLinks: !features.enabled('RemoveSelfLink'),
       managedFields: features.enabled('ServerSideApply'),
+      featureEnabled,
     };
     this.resources = new ResourceHandler({
       mapper: this.mapper,

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   allKinds,
+  compileGatedFields,
   apiVersionOf,
   encodeEnvelope,
   ProtobufCodec,
@@ -11,7 +12,7 @@ import {
   validObjectOf,
   type KindDeclaration,
 } from '@orch/api';
-import { createSigningKey } from '@orch/component-base';
+import { createSigningKey, DEFAULT_FEATURE_GATES, FeatureGate } from '@orch/component-base';
 import { enableAccessControl, type AccessControl } from '../reviews/access-control';
 import { httpsRequest, type HttpsResponse } from '../testing/https-request';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
@@ -185,7 +186,14 @@ describe('protobuf through the apiserver for every kind', () => {
   };
 
   beforeAll(async () => {
-    s = await startTestAPIServer({ admissionPlugins: [] });
+    // every field travels, those of feature gates off by default too
+    const fieldGates = new FeatureGate(DEFAULT_FEATURE_GATES);
+    fieldGates.set(
+      Object.fromEntries(
+        allKinds.flatMap((k) => compileGatedFields(k.schema)?.gates ?? []).map((g) => [g, true]),
+      ),
+    );
+    s = await startTestAPIServer({ admissionPlugins: [], featureGates: fieldGates });
     const signing = createSigningKey();
     writeFileSync(join(s.dir, 'sa.pub'), signing.publicKey);
     writeFileSync(join(s.dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\n');

@@ -136,6 +136,7 @@ const jobSpecFields = {
   }),
   ttlSecondsAfterFinished: int32({
     proto: 8,
+    featureGate: 'TTLAfterFinished',
     description: 'Seconds after the job finishes before it is deleted automatically; never when unset.',
   }),
   completionMode: oneOf(CompletionModes, {

@@ -65,6 +65,7 @@ export const VolumeMountSchema = struct(
     }),
     subPathExpr: str({
       proto: 6,
+      featureGate: 'VolumeSubpathEnvExpansion',
       description: 'Like subPath, with $(VAR_NAME) expanded from the environment.',
     }),
   },
@@ -157,6 +158,7 @@ function containerFields(nameDescription: string) {
     }),
     startupProbe: field(ProbeSchema, {
       proto: 22,
+      featureGate: 'StartupProbe',
       description: 'Must succeed before other probes run; failure restarts the container.',
     }),
     lifecycle: field(LifecycleSchema, { proto: 12, description: 'Actions on container lifecycle events.' }),

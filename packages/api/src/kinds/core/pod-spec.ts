@@ -183,6 +183,7 @@ const podSpecFields = {
   ),
   ephemeralContainers: list(EphemeralContainerSchema, {
     proto: 34,
+    featureGate: 'EphemeralContainers',
     patchMergeKey: 'name',
     patchStrategy: 'merge',
     description: 'Ephemeral containers run in this pod, added through the ephemeralcontainers subresource.',
@@ -233,6 +234,7 @@ const podSpecFields = {
   hostIPC: bool({ proto: 13, omitZero: true, description: "Use the host's ipc namespace." }),
   shareProcessNamespace: bool({
     proto: 27,
+    featureGate: 'PodShareProcessNamespace',
     description: 'Share one process namespace between all containers.',
   }),
   securityContext: field(PodSecurityContextSchema, {
@@ -290,19 +292,29 @@ const podSpecFields = {
     proto: 28,
     description: 'Extra conditions required for readiness.',
   }),
-  runtimeClassName: str({ proto: 29, description: 'RuntimeClass used to run the pod.' }),
+  runtimeClassName: str({
+    proto: 29,
+    featureGate: 'RuntimeClass',
+    description: 'RuntimeClass used to run the pod.',
+  }),
   enableServiceLinks: bool({
     proto: 30,
     description: 'Inject service information as environment variables; true on pods.',
   }),
   preemptionPolicy: str({
     proto: 31,
+    featureGate: 'NonPreemptingPriority',
     enum: ['Never', 'PreemptLowerPriority'],
     description: 'Never or PreemptLowerPriority.',
   }),
-  overhead: map(quantity(), { proto: 32, description: 'Resource overhead of the pod sandbox.' }),
+  overhead: map(quantity(), {
+    proto: 32,
+    featureGate: 'PodOverhead',
+    description: 'Resource overhead of the pod sandbox.',
+  }),
   topologySpreadConstraints: list(TopologySpreadConstraintSchema, {
     proto: 33,
+    featureGate: 'EvenPodsSpread',
     patchMergeKey: 'topologyKey',
     patchStrategy: 'merge',
     listType: 'map',

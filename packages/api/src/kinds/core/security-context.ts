@@ -86,7 +86,7 @@ export const SecurityContextSchema = struct(
       description: 'Windows specific settings.',
     }),
     runAsUser: int64({ proto: 4, description: 'UID running the entrypoint.' }),
-    runAsGroup: int64({ proto: 8, description: 'GID running the entrypoint.' }),
+    runAsGroup: int64({ proto: 8, featureGate: 'RunAsGroup', description: 'GID running the entrypoint.' }),
     runAsNonRoot: bool({ proto: 5, description: 'Refuse to start the container as UID 0.' }),
     readOnlyRootFilesystem: bool({ proto: 6, description: 'Mount the root filesystem read-only.' }),
     allowPrivilegeEscalation: bool({
@@ -95,6 +95,7 @@ export const SecurityContextSchema = struct(
     }),
     procMount: str({
       proto: 9,
+      featureGate: 'ProcMountType',
       enum: ['Default', 'Unmasked'],
       description: 'Type of proc mount: Default or Unmasked.',
     }),
@@ -143,14 +144,22 @@ export const PodSecurityContextSchema = struct(
       description: 'Windows specific settings.',
     }),
     runAsUser: int64({ proto: 2, description: 'UID running the entrypoint of every container.' }),
-    runAsGroup: int64({ proto: 6, description: 'GID running the entrypoint of every container.' }),
+    runAsGroup: int64({
+      proto: 6,
+      featureGate: 'RunAsGroup',
+      description: 'GID running the entrypoint of every container.',
+    }),
     runAsNonRoot: bool({ proto: 3, description: 'Refuse to start containers as UID 0.' }),
     supplementalGroups: list(int64(), {
       proto: 4,
       description: 'Groups added to the first process of each container.',
     }),
     fsGroup: int64({ proto: 5, description: 'Group owning the volumes that support ownership management.' }),
-    sysctls: list(SysctlSchema, { proto: 7, description: 'Namespaced sysctls set for the pod.' }),
+    sysctls: list(SysctlSchema, {
+      proto: 7,
+      featureGate: 'Sysctls',
+      description: 'Namespaced sysctls set for the pod.',
+    }),
     fsGroupChangePolicy: str({
       proto: 9,
       enum: ['Always', 'OnRootMismatch'],

@@ -108,7 +108,11 @@ export type HostPathVolumeSource = Static<typeof HostPathVolumeSourceSchema>;
 
 export const EmptyDirVolumeSourceSchema = struct(core('EmptyDirVolumeSource'), {
   medium: str({ proto: 1, description: 'Storage medium: empty for the node default, or Memory.' }),
-  sizeLimit: quantity({ proto: 2, description: 'Total amount of local storage allowed.' }),
+  sizeLimit: quantity({
+    proto: 2,
+    featureGate: 'LocalStorageCapacityIsolation',
+    description: 'Total amount of local storage allowed.',
+  }),
 });
 export type EmptyDirVolumeSource = Static<typeof EmptyDirVolumeSourceSchema>;
 
@@ -464,6 +468,7 @@ export const VolumeProjectionSchema = struct(
     configMap: field(ConfigMapProjectionSchema, { proto: 3, description: 'ConfigMap data to project.' }),
     serviceAccountToken: field(ServiceAccountTokenProjectionSchema, {
       proto: 4,
+      featureGate: 'TokenRequestProjection',
       description: 'Service account token to project.',
     }),
   },

@@ -48,6 +48,7 @@ const priorityClassFields = {
   description: str({ proto: 4, description: 'When this priority class should be used.' }),
   preemptionPolicy: oneOf(PreemptionPolicies, {
     proto: 5,
+    featureGate: 'NonPreemptingPriority',
     default: 'PreemptLowerPriority',
     immutable: true,
     description: 'Whether pods of this class may preempt lower priority pods: Never or PreemptLowerPriority.',

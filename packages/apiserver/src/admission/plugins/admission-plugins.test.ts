@@ -1,3 +1,4 @@
+import { DEFAULT_FEATURE_GATES, FeatureGate } from '@orch/component-base';
 import { httpsRequest } from '../../testing/https-request';
 import { startTestAPIServer, type TestAPIServer } from '../../testing/test-apiserver';
 import { defaultAdmissionPlugins } from './index';
@@ -42,7 +43,10 @@ describe('the default admission plugins', () => {
   };
 
   beforeAll(async () => {
-    s = await startTestAPIServer({ admissionPlugins: defaultAdmissionPlugins });
+    // preemption policies are set with NonPreemptingPriority on (see feature-gated-fields.test.ts for off)
+    const features = new FeatureGate(DEFAULT_FEATURE_GATES);
+    features.set({ NonPreemptingPriority: true });
+    s = await startTestAPIServer({ admissionPlugins: defaultAdmissionPlugins, featureGates: features });
     await createNamespace('adm');
   });
   afterAll(() => s.close());

@@ -1,3 +1,4 @@
+import type { GateEnabled } from '@orch/api';
 import type { AdmissionPlugin } from '../admission';
 import type { ObjectLookup } from '../object-lookup';
 import type { ObjectWriter } from '../object-writer';
@@ -17,11 +18,15 @@ import { StorageObjectInUseProtection } from './storage-object-in-use-protection
 
 export { immortalNamespaces } from './namespace-lifecycle';
 
-/** What a plugin is made with: lookups of stored objects, status writes, and the server's authorizer. */
+/**
+ * What a plugin is made with: lookups of stored objects, status writes, the server's authorizer and
+ * its feature gates.
+ */
 export interface AdmissionPluginContext {
   lookup: ObjectLookup;
   writer: ObjectWriter;
   authorize: Authorize;
+  featureEnabled: GateEnabled;
 }
 
 /** Every admission plugin by name, in the order Kubernetes runs them. */
@@ -30,7 +35,8 @@ export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => A
   LimitRanger: ({ lookup }) => new LimitRanger(lookup),
   ServiceAccount: ({ lookup }) => new ServiceAccountAdmission(lookup),
   DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
-  Priority: ({ lookup }) => new PriorityAdmission(lookup),
+  Priority: ({ lookup, featureEnabled }) =>
+    new PriorityAdmission(lookup, featureEnabled('NonPreemptingPriority')),
   DefaultStorageClass: ({ lookup }) => new DefaultStorageClass(lookup),
   StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
   CertificateApproval: ({ authorize }) => new CertificateApproval(authorize),

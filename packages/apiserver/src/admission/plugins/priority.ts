@@ -19,12 +19,16 @@ interface PodSpec {
 /**
  * Priority: a new pod's priority and preemption policy come from its PriorityClass, or from the
  * global default class (else 0 and PreemptLowerPriority), and a pod may not state others; updates keep
- * what creation set. Only one PriorityClass may be the global default.
+ * what creation set. Only one PriorityClass may be the global default. The preemption policy is set
+ * only with the NonPreemptingPriority feature gate on (`preemptionPolicies`).
  */
 export class PriorityAdmission implements AdmissionPlugin {
   readonly name = 'Priority';
 
-  constructor(private readonly lookup: ObjectLookup) {}
+  constructor(
+    private readonly lookup: ObjectLookup,
+    private readonly preemptionPolicies = true,
+  ) {}
 
   handles(operation: Operation): boolean {
     return operation === 'CREATE' || operation === 'UPDATE';
@@ -68,7 +72,7 @@ export class PriorityAdmission implements AdmissionPlugin {
       );
     }
     spec.priority = value;
-    if (policy !== undefined) {
+    if (policy !== undefined && this.preemptionPolicies) {
       if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== policy) {
         throw admissionForbidden(
           a,

@@ -1,0 +1,1 @@
+export { compileGatedFields, type GatedFields, type GateEnabled } from './compile-gated-fields';
