@@ -139,9 +139,9 @@ export function toStatusError(e: unknown): StatusError {
   return statusErrors.internal(e instanceof Error ? e.message : String(e));
 }
 
-/** The success Status returned by deletes. */
+/** The success Status returned by deletes: code 200, as the Status envelope carries the HTTP status. */
 export function successStatus(details?: Status['details']): Status {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
   if (details) s.details = details;
   return s;
 }

@@ -15,7 +15,7 @@ import { encodeBody } from '../negotiation/encode';
 import { jsonListParts, protobufListParts } from './encode-list';
 import { negotiate } from '../negotiation/negotiate';
 import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
-import { parseListOptions } from '../registry/list-options';
+import { parseListOptions, queryBool } from '../registry/list-options';
 import { clone, cloneKeepingManagedFields, type ApiObject } from '../registry/object';
 import { answerJSON } from '../registry/answer-json';
 import { isMutatingVerb, type RequestInfo } from '../request/request-info';
@@ -106,9 +106,11 @@ export class ResourceHandler {
     switch (info.verb) {
       case 'get': {
         if (req.query.get('export') !== null || req.query.get('exact') !== null) {
-          warnings.push('the export and exact parameters are deprecated and ignored');
+          warnings.push('the export and exact parameters are deprecated (removal planned in release 1.18)');
         }
-        const obj = await store.read(scope(), info.name);
+        const obj = queryBool(req.query.get('export'))
+          ? await store.export(scope(), info.name, queryBool(req.query.get('exact')))
+          : await store.read(scope(), info.name);
         this.sendObject(req, res, 200, obj, decl, warnings, pretty, true);
         return;
       }

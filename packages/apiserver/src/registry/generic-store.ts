@@ -533,6 +533,31 @@ export class GenericStore {
     return this.listed(await this.getKV(scope, name), scope.apiVersion);
   }
 
+  /**
+   * GET with `export` (deprecated): the object without what a user cannot specify, ready to create
+   * elsewhere — no uid, creation and deletion timestamps, resourceVersion or selfLink, and what
+   * creation resets (status, generation) as creation sets it; unless `exact`, no namespace, and no name
+   * when the object has a generateName (Kubernetes' Store.Export).
+   */
+  async export(scope: RequestScope, name: string, exact: boolean): Promise<ApiObject> {
+    const obj = structuredClone(await this.read(scope, name));
+    this.strategy.prepareForCreate(obj, new Date(), scope.user);
+    const m = obj.metadata;
+    for (const field of [
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'resourceVersion',
+      'selfLink',
+    ] as const)
+      delete m[field];
+    if (!exact) {
+      delete m.namespace;
+      if (m.generateName) delete m.name;
+    }
+    return obj;
+  }
+
   private async getKV(scope: RequestScope, name: string): Promise<KV> {
     const kv = await this.storage.get(this.key(scope.namespace, name));
     if (!kv) throw statusErrors.notFound(this.qualified, name);
@@ -718,14 +743,16 @@ export class GenericStore {
         sink.error(toStatusError(err));
       }
     };
-    const bookmark = options.allowWatchBookmarks
-      ? (revision: number): void =>
-          sink.event('BOOKMARK', {
-            kind: this.declaration.kind,
-            apiVersion: scope.apiVersion,
-            metadata: { resourceVersion: String(revision) },
-          })
-      : undefined;
+    // bookmarks only with the WatchBookmark gate on: the parameter is ignored otherwise
+    const bookmark =
+      options.allowWatchBookmarks && this.featureEnabled('WatchBookmark')
+        ? (revision: number): void =>
+            sink.event('BOOKMARK', {
+              kind: this.declaration.kind,
+              apiVersion: scope.apiVersion,
+              metadata: { resourceVersion: String(revision) },
+            })
+        : undefined;
     return this.storage.watch(prefix, from, onEvent, onError, bookmark ? { onBookmark: bookmark } : {});
   }
 

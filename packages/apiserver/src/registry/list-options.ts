@@ -22,7 +22,8 @@ export interface ListOptions {
   watch: boolean;
 }
 
-function bool(v: string | null): boolean {
+/** A boolean query parameter: given, and not empty, 0 or false. */
+export function queryBool(v: string | null): boolean {
   return v !== null && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
@@ -66,7 +67,7 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
       `resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`,
     );
   }
-  const watch = bool(query.get('watch'));
+  const watch = queryBool(query.get('watch'));
   const limit = nonNegativeInt('limit', query.get('limit')) ?? 0;
   const cont = query.get('continue') || undefined;
   if (rvm && !rv)
@@ -86,7 +87,7 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
     limit,
     continue: cont,
     timeoutSeconds: nonNegativeInt('timeoutSeconds', query.get('timeoutSeconds')),
-    allowWatchBookmarks: bool(query.get('allowWatchBookmarks')),
+    allowWatchBookmarks: queryBool(query.get('allowWatchBookmarks')),
     watch,
   };
 }

@@ -149,11 +149,48 @@ describe('orch-apiserver resource API', () => {
     expect(deleted.json).toMatchObject({
       kind: 'Status',
       status: 'Success',
+      code: 200,
       details: { name: 'a', kind: 'configmaps' },
     });
     const missing = await req(`${cms}/a`);
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ reason: 'NotFound', message: 'configmaps "a" not found' });
+  });
+
+  it('exports an object with export=true (deprecated): without what a user cannot set; exact keeps the namespace', async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const body = {
+      metadata: { generateName: 'exported-', labels: { app: 'x' } },
+      spec: {
+        selector: { matchLabels: { app: 'x' } },
+        template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
+    const created = await req(deployments, { method: 'POST', body });
+    expect(created.status).toBe(201);
+    const name = created.json.metadata.name;
+    // the stored object has a status and a later generation, which an export does not carry
+    const scaled = await req(`${deployments}/${name}/status`, {
+      method: 'PUT',
+      body: { ...created.json, status: { replicas: 1, observedGeneration: 1 } },
+    });
+    expect(scaled.status).toBe(200);
+    const exported = await req(`${deployments}/${name}?export=true`);
+    expect(exported.status).toBe(200);
+    expect(String(exported.headers.warning)).toContain('deprecated');
+    const m = exported.json.metadata;
+    for (const field of ['uid', 'creationTimestamp', 'resourceVersion', 'selfLink', 'namespace', 'name'])
+      expect({ field, value: m[field] }).toEqual({ field, value: undefined });
+    expect(m).toMatchObject({ generateName: 'exported-', labels: { app: 'x' }, generation: 1 });
+    expect(exported.json.spec).toEqual(created.json.spec);
+    expect(exported.json.status).toEqual(created.json.status);
+    const exact = (await req(`${deployments}/${name}?export=true&exact=true`)).json.metadata;
+    expect(exact).toMatchObject({ name, namespace: 'default' });
+    expect(exact.uid).toBeUndefined();
+    // export=false is an ordinary get
+    expect((await req(`${deployments}/${name}?export=false`)).json.metadata.uid).toBe(
+      created.json.metadata.uid,
+    );
   });
 
   it('rejects unknown fields under Strict and warns under Warn', async () => {
