@@ -233,6 +233,21 @@ describe('Deployment', () => {
     expect(defaulted(DeploymentSpecSchema, {} as Record<string, unknown>).replicas).toBe(1);
   });
 
+  it('defaults an absent selector to the template labels, and keeps a given one', () => {
+    const spec = defaulted(DeploymentSpecSchema, { template: template({ app: 'web', tier: 'fe' }) });
+    expect(spec.selector).toEqual({ matchLabels: { app: 'web', tier: 'fe' } });
+    expect(run(DeploymentSpecSchema, spec, 'spec')).toEqual([]);
+    const given = defaulted(DeploymentSpecSchema, {
+      selector: { matchLabels: { app: 'web' } },
+      template: template({ app: 'web', tier: 'fe' }),
+    });
+    expect(given.selector).toEqual({ matchLabels: { app: 'web' } });
+    // no labels to default from: the selector stays missing, and the spec is invalid
+    const bare = defaulted(DeploymentSpecSchema, { template: template({}) });
+    expect(bare.selector).toBeUndefined();
+    expect(run(DeploymentSpecSchema, bare, 'spec')).not.toEqual([]);
+  });
+
   it('validates the spec with Kubernetes messages', () => {
     const ok = {
       replicas: 2,

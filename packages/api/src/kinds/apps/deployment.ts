@@ -121,7 +121,8 @@ const deploymentSpecFields = {
     field(LabelSelectorSchema, {
       proto: 2,
       immutable: true,
-      description: 'Pods managed by the deployment; must match the template labels. Cannot be updated.',
+      description:
+        'Pods managed by the deployment; must match the template labels, which it defaults to. Cannot be updated.',
     }),
   ),
   template: required(field(PodTemplateSpecSchema, { proto: 3, description: 'Pods to create.' })),
@@ -151,6 +152,12 @@ const deploymentSpecFields = {
 type DeploymentSpecValue = Static<StructSchema<typeof deploymentSpecFields>>;
 
 export const DeploymentSpecSchema = struct('io.k8s.api.apps.v1.DeploymentSpec', deploymentSpecFields, {
+  defaults: (spec) => {
+    // an absent selector selects the template's labels (the workload spec's rule)
+    const labels = spec.template?.metadata?.labels;
+    if (spec.selector === undefined && labels && Object.keys(labels).length > 0)
+      spec.selector = { matchLabels: { ...labels } };
+  },
   validate: (spec, path) => validateDeploymentSpec(spec, path),
 });
 export type DeploymentSpec = Static<typeof DeploymentSpecSchema>;
