@@ -234,7 +234,8 @@ describe('Deployment', () => {
   });
 
   it('defaults an absent selector to the template labels, and keeps a given one', () => {
-    const spec = defaulted(DeploymentSpecSchema, { template: template({ app: 'web', tier: 'fe' }) });
+    const spec: Record<string, unknown> = { template: template({ app: 'web', tier: 'fe' }) };
+    defaulted(DeploymentSpecSchema, spec);
     expect(spec.selector).toEqual({ matchLabels: { app: 'web', tier: 'fe' } });
     expect(run(DeploymentSpecSchema, spec, 'spec')).toEqual([]);
     const given = defaulted(DeploymentSpecSchema, {
@@ -243,7 +244,8 @@ describe('Deployment', () => {
     });
     expect(given.selector).toEqual({ matchLabels: { app: 'web' } });
     // no labels to default from: the selector stays missing, and the spec is invalid
-    const bare = defaulted(DeploymentSpecSchema, { template: template({}) });
+    const bare: Record<string, unknown> = { template: template({}) };
+    defaulted(DeploymentSpecSchema, bare);
     expect(bare.selector).toBeUndefined();
     expect(run(DeploymentSpecSchema, bare, 'spec')).not.toEqual([]);
   });
