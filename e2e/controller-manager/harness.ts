@@ -90,7 +90,11 @@ export async function startCluster(
   /** The apiserver's admission plugins; none unless a test asks for some. */
   admissionPlugins: string[] = [],
 ): Promise<Cluster> {
-  const api = await startTestAPIServer({ admissionPlugins });
+  // The controllers' feature gates are the apiserver's too, as a cluster's daemons share theirs.
+  const api = await startTestAPIServer({
+    admissionPlugins,
+    ...(overrides.featureGates ? { featureGates: overrides.featureGates } : {}),
+  });
   const { config } = restConfigFromKubeconfig(loadKubeconfigFile(api.kubeconfig));
   const rest = new RestClient({ ...config, qps: -1 });
   let offset = 0;

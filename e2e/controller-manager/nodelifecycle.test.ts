@@ -12,7 +12,7 @@ import {
 } from '@orch/api';
 import { eventually } from '@orch/apiserver';
 import { clientFor, isNotFound } from '@orch/client';
-import { MemoryEventRecorder } from '@orch/component-base';
+import { MemoryEventRecorder, newFeatureGates } from '@orch/component-base';
 import { NODE_LEASE_NAMESPACE, type NodeLifecycleController } from '@orch/controller-manager';
 import { startCluster, type Cluster } from './harness';
 
@@ -409,5 +409,70 @@ describe('node lifecycle without the taint manager', () => {
       message: 'Node lost which was running pod on-lost is unresponsive',
     });
     expect(await going(cluster, 'on-up')).toBe(false);
+  });
+});
+
+describe('node lifecycle with the TaintBasedEvictions and TaintNodesByCondition gates off', () => {
+  let cluster: Cluster;
+  let nodes: Nodes;
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      controllers: ['nodelifecycle'],
+      duration: (flag) =>
+        flag === 'node-monitor-period' ? 100 : flag === 'pod-eviction-timeout' ? 60_000 : undefined,
+      number: (flag) => (flag === 'node-eviction-rate' ? 100 : undefined),
+      featureGates: newFeatureGates({ TaintBasedEvictions: false, TaintNodesByCondition: false }),
+    });
+    nodes = new Nodes(cluster);
+    await nodes.create('up', 'status');
+    await nodes.create('lost', 'status');
+    await nodes.create('pressured', 'status');
+  });
+  afterAll(async () => {
+    nodes?.close();
+    await cluster?.close();
+  });
+
+  test('the taint manager runs; the controller neither taints by condition nor evicts by taint', () => {
+    const c = cluster.manager.controller<NodeLifecycleController>('nodelifecycle')!;
+    expect(c.options.enableTaintManager).toBe(true);
+    expect(c.taintManager).toBeDefined();
+    expect(c.useTaintBasedEvictions).toBe(false);
+    expect(c.taintNodesByCondition).toBe(false);
+  });
+
+  test('a node under memory pressure, or unschedulable, gets no NoSchedule taint', async () => {
+    await nodes.stopBeating('pressured');
+    await nodes.setStatus('pressured', 'True', { MemoryPressure: 'True' });
+    await nodes.nodes.patch('pressured', 'merge', { spec: { unschedulable: true } });
+    // Many monitoring periods and node syncs.
+    await sleep(1500);
+    expect(taintsOf(await nodes.get('pressured'))).toEqual([]);
+    await nodes.setStatus('pressured', 'True');
+    nodes.startBeating('pressured');
+  });
+
+  test('pods of a node silent for --pod-eviction-timeout are deleted with reason NodeLost; no taint at all', async () => {
+    const pods = clientFor(cluster.rest, PodKind);
+    await pods.create(pod('gated-on-lost', 'lost'));
+    await pods.create(pod('gated-on-up', 'up'));
+    await eventually(async () => readyOf(await getPod(cluster, 'gated-on-lost')) === 'True', 'running');
+    await nodes.silence('lost');
+    await advance(cluster, 41_000);
+    await eventually(
+      async () => readyOf(await getPod(cluster, 'gated-on-lost')) === 'False',
+      'marked not ready',
+    );
+    expect(taintsOf(await nodes.get('lost'))).toEqual([]);
+    expect(await going(cluster, 'gated-on-lost')).toBe(false);
+    await advance(cluster, 61_000);
+    const deleted = await eventually(async () => {
+      const p = await getPod(cluster, 'gated-on-lost');
+      return p?.metadata?.deletionTimestamp ? p : undefined;
+    }, 'the pod deleted');
+    expect(deleted.status?.reason).toBe('NodeLost');
+    expect(taintsOf(await nodes.get('lost'))).toEqual([]);
+    expect(await going(cluster, 'gated-on-up')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { JobKind, parseTime, PodKind, type Job, type Pod } from '@orch/api';
 import { eventually } from '@orch/apiserver';
 import { clientFor, isNotFound } from '@orch/client';
+import { newFeatureGates } from '@orch/component-base';
 import { FAIL_ANNOTATION, startCluster, type Cluster } from './harness';
 
 jest.setTimeout(60_000);
@@ -10,7 +11,8 @@ const HOLD = 'e2e.orch.io/hold';
 
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await startCluster();
+  // The controller and ttlSecondsAfterFinished are alpha: on only with their gate.
+  cluster = await startCluster({ featureGates: newFeatureGates({ TTLAfterFinished: true }) });
 });
 afterAll(async () => {
   await cluster?.close();

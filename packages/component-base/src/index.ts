@@ -79,7 +79,7 @@ export {
 
 // Feature gates.
 export { ALL_ALPHA, FeatureGate, type FeatureSpec, type PreRelease } from './featuregate/featureGate';
-export { DEFAULT_FEATURE_GATES } from './featuregate/defaultFeatureGates';
+export { DEFAULT_FEATURE_GATES, newFeatureGates } from './featuregate/defaultFeatureGates';
 
 // Logging.
 export { Logger, Verbose, type LoggerDeps } from './logs/logger';
@@ -179,13 +179,16 @@ export type {
   ControllerDescriptor,
   ControllerFlags,
   ControllerLogger,
+  FeatureGates,
   RunningController,
 } from './controller/ControllerContext';
+export { featureEnabled } from './controller/ControllerContext';
 export { QueueController, deletedObject } from './controller/QueueController';
 export { ControllerGroup, type ControllerGroupOptions } from './controller/ControllerGroup';
 export { runLeaderElected, type LeaderElectedOptions } from './controller/runLeaderElected';
 export {
   runControllerManagerDaemon,
+  type ControllerManagerDaemonContext,
   type ControllerManagerDaemonOptions,
   type ControllerManagerDeps,
   type ControllerManagerRunOptions,

@@ -41,6 +41,7 @@ export {
   DEFAULT_MEMORY_REQUEST,
   DEFAULT_MILLI_CPU_REQUEST,
   nodeAllocatable,
+  POD_OVERHEAD,
   podRequests,
   resourceFromList,
   type PodRequests,
@@ -143,6 +144,7 @@ export {
   ERR_NOT_ELIGIBLE_NEVER,
   ERR_NOT_ELIGIBLE_TERMINATING,
   ERR_PREEMPTION_NOT_HELPFUL,
+  NON_PREEMPTING_PRIORITY,
   POD_DISRUPTION_CONDITIONS,
   REASON_PREEMPTION_BY_SCHEDULER,
   podTerminatingByPreemption,
@@ -173,3 +175,4 @@ export { SchedulerMetrics, type AttemptResult } from './metrics/schedulerMetrics
 export { buildSchedulerConfig, parseProfiles, type SchedulerConfiguration } from './app/schedulerConfig';
 export { NOTICE_ONLY_FLAGS, configFileOnlyFlags, orchSchedulerFlagSets } from './app/schedulerFlags';
 export { restClientFor, runScheduler } from './app/runScheduler';
+export { schedulerDaemon } from './app/schedulerDaemon';

@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { addAllEventHandlers } from './eventHandlers';
 import { Code, Status } from './framework/status';
 import type { PermitPlugin, PluginFactory } from './framework/interfaces';
+import { NON_PREEMPTING_PRIORITY } from './plugins/defaultpreemption/defaultPreemption';
 import { inTreeRegistry } from './plugins/registry';
 import { Scheduler, type SchedulerOptions } from './scheduler';
 import { makeNode, makePod } from './testing/fixtures';
@@ -161,11 +162,11 @@ describe('Scheduler with in-memory informers', () => {
     expect(text).toMatch(/scheduler_preemption_victims_sum 1/);
   });
 
-  it('leaves a pod with preemptionPolicy Never pending', async () => {
+  it('leaves a pod with preemptionPolicy Never pending (NonPreemptingPriority on)', async () => {
     cluster.addPod(
       makePod('low', { nodeName: 'node-a', phase: 'Running', priority: 1, requests: { cpu: '2' } }),
     );
-    await start();
+    await start({ featureEnabled: (name) => name === NON_PREEMPTING_PRIORITY });
     const never = makePod('polite', { priority: 50, requests: { cpu: '3' } });
     never.spec!.preemptionPolicy = 'Never';
     cluster.addPod(never);

@@ -7,6 +7,7 @@ import { FitError, NO_NODES_AVAILABLE, withPostFilterMessage } from './framework
 import { Framework } from './framework/framework';
 import type { PluginRegistry, QueuedPodInfo, SchedulerClient } from './framework/interfaces';
 import type { NodeInfo } from './framework/nodeInfo';
+import { POD_OVERHEAD } from './framework/resource';
 import {
   DEFAULT_SCHEDULER_NAME,
   defaultPlugins,
@@ -78,6 +79,7 @@ export class Scheduler {
     this.cache = new SchedulerCache({
       ...(opts.assumedPodTtlMs !== undefined ? { assumedPodTtlMs: opts.assumedPodTtlMs } : {}),
       now: this.now,
+      podOverhead: opts.featureEnabled?.(POD_OVERHEAD) ?? false,
       onExpire: (pod) =>
         this.logger.warning(
           `Pod ${pod.metadata?.namespace}/${pod.metadata?.name} expired in the scheduler cache`,

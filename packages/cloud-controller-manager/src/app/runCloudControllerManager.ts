@@ -3,7 +3,7 @@ import {
   runControllerManagerDaemon,
   splitList,
   type ControllerManagerRunOptions,
-  type DaemonContext,
+  type ControllerManagerDaemonContext,
   type DaemonHandle,
   type ParsedFlags,
 } from '@orch/component-base';
@@ -47,7 +47,7 @@ export type RunOptions = ControllerManagerRunOptions;
 
 /** Runs the cloud controller manager of a parsed command line: the cloud, leader election, the controllers. */
 export async function runCloudControllerManager(
-  daemon: Pick<DaemonContext<unknown>, 'flags' | 'logger'>,
+  daemon: ControllerManagerDaemonContext,
   options: RunOptions = {},
 ): Promise<DaemonHandle & { manager: CloudControllerManager; cloud: CloudProvider }> {
   const { flags } = daemon;

@@ -5,6 +5,7 @@ import {
   ControllerGroup,
   resolveControllers,
   type ControllerGroupOptions,
+  type FeatureGates,
 } from '@orch/component-base';
 import type { CloudProvider } from '../cloudprovider/CloudProvider';
 import type {
@@ -23,6 +24,8 @@ export interface CloudControllerManagerOptions extends ControllerGroupOptions {
   recorderFor(controller: string, client: RestClient): EventRecorder;
   /** Workers of a controller's concurrency flag. */
   workers(flag: string): number | undefined;
+  /** The daemon's --feature-gates; their defaults when not given. */
+  featureGates?: FeatureGates;
   now?: () => number;
   registry?: Readonly<Record<string, CloudControllerDescriptor>>;
 }
@@ -61,6 +64,7 @@ export class CloudControllerManager {
         logger: this.opts.logger,
         workers: (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) || 1,
         now: this.opts.now ?? Date.now,
+        featureGates: this.opts.featureGates,
         cloud: this.opts.cloud,
         options: this.opts.options,
       });

@@ -11,7 +11,7 @@ import {
   SharedInformerFactory,
   type TypedClient,
 } from '@orch/client';
-import { MemoryEventRecorder } from '@orch/component-base';
+import { MemoryEventRecorder, type FeatureGates } from '@orch/component-base';
 import type { CloudControllerOptions } from '../controllers/CloudControllerContext';
 import { CloudControllerManager } from '../manager/CloudControllerManager';
 import { LocalCloud } from '../providers/local/LocalCloud';
@@ -44,11 +44,13 @@ export async function startCloudTestCluster(
   controllers: string[],
   cloudConfig = '',
   options: Partial<CloudControllerOptions> = {},
+  /** The feature gates of the apiserver and the controllers; their defaults unless given. */
+  featureGates?: FeatureGates,
 ): Promise<CloudTestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-ccm-test-'));
   const configFile = join(dir, 'cloud.yaml');
   writeFileSync(configFile, cloudConfig);
-  const api = await startTestAPIServer({ admissionPlugins: [] });
+  const api = await startTestAPIServer({ admissionPlugins: [], ...(featureGates ? { featureGates } : {}) });
   const rest = new RestClient({
     ...restConfigFromKubeconfig(loadKubeconfigFile(api.kubeconfig)).config,
     qps: -1,
@@ -64,6 +66,7 @@ export async function startCloudTestCluster(
     clientFor: async () => rest,
     recorderFor: () => recorder,
     workers: () => 2,
+    featureGates,
     logger: {
       info: () => {},
       warning: () => {},

@@ -1,5 +1,7 @@
 import type { RestClient, SharedInformerFactory } from '@orch/client';
 import type { EventRecorder } from '@orch/client';
+import { newFeatureGates } from '../featuregate/defaultFeatureGates';
+import type { FeatureGate } from '../featuregate/featureGate';
 
 /** The logging a controller needs (the daemon's Logger satisfies it). */
 export interface ControllerLogger {
@@ -29,6 +31,18 @@ export interface ControllerContext {
   now: () => number;
   /** The manager's flags, for a controller configured by flags of its own (csrsigning's CA files). */
   flags?: ControllerFlags;
+  /** The daemon's --feature-gates; read through featureEnabled, which gives the defaults without them. */
+  featureGates?: FeatureGates;
+}
+
+/** The feature gates a controller reads. */
+export type FeatureGates = Pick<FeatureGate, 'enabled'>;
+
+const DEFAULT_GATES = newFeatureGates();
+
+/** Whether a feature gate is on for a controller: as --feature-gates set it, else its default. */
+export function featureEnabled(ctx: { featureGates?: FeatureGates }, name: string): boolean {
+  return (ctx.featureGates ?? DEFAULT_GATES).enabled(name);
 }
 
 /** Read access to the controller manager's flags. */
@@ -62,6 +76,8 @@ export interface ControllerDescriptor {
   batchPeriodFlag?: string;
   /** A boolean flag that, given as false, keeps the controller from running though it is enabled. */
   enabledFlag?: string;
+  /** A feature gate that, off, keeps the controller from running though it is enabled. */
+  featureGate?: string;
   /** The source component of the controller's events; `<name>-controller` unless given. */
   eventComponent?: string;
   /**

@@ -10,7 +10,7 @@ import type { DaemonContext, DaemonHandle } from '../app/runDaemon';
 import { errorMessage } from '../errorMessage';
 import { leaderElectionOptionsFromFlags } from '../options/componentOptions';
 import { restConfigFromFlags } from '../options/restConfigFromFlags';
-import type { ControllerLogger } from './ControllerContext';
+import type { ControllerLogger, FeatureGates } from './ControllerContext';
 import { runLeaderElected } from './runLeaderElected';
 import { ServiceAccountCredentials } from './ServiceAccountCredentials';
 
@@ -34,11 +34,17 @@ export interface ControllerManagerDeps {
   /** The value of a boolean flag. */
   bool(flag: string): boolean | undefined;
   logger: ControllerLogger;
+  /** The daemon's --feature-gates (the defaults when the caller has none). */
+  featureGates?: FeatureGates;
   /** --controller-start-interval, in ms. */
   startIntervalMs: number;
   /** Aborted when the daemon stops. */
   signal: AbortSignal;
 }
+
+/** What a controller manager daemon reads of runDaemon's context; without featureGates, the gates' defaults. */
+export type ControllerManagerDaemonContext = Pick<DaemonContext<unknown>, 'flags' | 'logger'> &
+  Partial<Pick<DaemonContext<unknown>, 'featureGates'>>;
 
 /** The manager a controller manager daemon runs. */
 export interface StartableManager {
@@ -77,7 +83,7 @@ export interface ControllerManagerDaemonOptions<
  * started under leader election. The handle stops all of it.
  */
 export function runControllerManagerDaemon<M extends StartableManager>(
-  daemon: Pick<DaemonContext<unknown>, 'flags' | 'logger'>,
+  daemon: ControllerManagerDaemonContext,
   options: ControllerManagerDaemonOptions<M>,
 ): DaemonHandle & { manager: M; stop(): Promise<void> } {
   const { flags, logger } = daemon;
@@ -121,6 +127,7 @@ export function runControllerManagerDaemon<M extends StartableManager>(
     flagGiven: (flag) => flags.changed(flag),
     bool: (flag) => (flags.has(flag) ? flags.bool(flag) : undefined),
     logger: log,
+    featureGates: daemon.featureGates,
     startIntervalMs: flags.duration('controller-start-interval'),
     signal: abort.signal,
   });

@@ -1,4 +1,4 @@
-import type { FeatureSpec } from './featureGate';
+import { FeatureGate, type FeatureSpec } from './featureGate';
 
 const alpha = (def = false): FeatureSpec => ({ default: def, preRelease: 'Alpha' });
 const beta = (def = true): FeatureSpec => ({ default: def, preRelease: 'Beta' });
@@ -89,3 +89,11 @@ export const DEFAULT_FEATURE_GATES: Readonly<Record<string, FeatureSpec>> = {
   WindowsGMSA: beta(),
   WindowsRunAsUserName: alpha(),
 };
+
+/** orch's feature gates with `values` set over their defaults, as --feature-gates sets them; unknown names throw. */
+export function newFeatureGates(values: Readonly<Record<string, boolean>> = {}): FeatureGate {
+  const gates = new FeatureGate(DEFAULT_FEATURE_GATES);
+  const errors = gates.set(values);
+  if (errors.length > 0) throw new Error(errors.join('; '));
+  return gates;
+}

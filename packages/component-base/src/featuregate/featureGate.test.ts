@@ -1,4 +1,4 @@
-import { DEFAULT_FEATURE_GATES } from './defaultFeatureGates';
+import { DEFAULT_FEATURE_GATES, newFeatureGates } from './defaultFeatureGates';
 import { FeatureGate, type FeatureSpec } from './featureGate';
 
 // Doc 3's table, with the generically named rows spelled out as Kubernetes names them.
@@ -154,5 +154,16 @@ describe('FeatureGate', () => {
       'AllAlpha=true|false (ALPHA - default=false)',
       'B1=true|false (BETA - default=false)',
     ]);
+  });
+});
+
+describe('newFeatureGates', () => {
+  it('sets values over the defaults and refuses unknown names', () => {
+    const gates = newFeatureGates({ TTLAfterFinished: true, TaintBasedEvictions: false });
+    expect(gates.enabled('TTLAfterFinished')).toBe(true);
+    expect(gates.enabled('TaintBasedEvictions')).toBe(false);
+    expect(gates.enabled('ServiceNodeExclusion')).toBe(false);
+    expect(newFeatureGates().enabled('TaintNodesByCondition')).toBe(true);
+    expect(() => newFeatureGates({ Nope: true })).toThrow('unrecognized feature gate: Nope');
   });
 });

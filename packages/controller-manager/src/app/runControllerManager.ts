@@ -3,7 +3,7 @@ import {
   restConfigFromFlags as daemonRestConfig,
   runControllerManagerDaemon,
   type ControllerManagerRunOptions,
-  type DaemonContext,
+  type ControllerManagerDaemonContext,
   type DaemonHandle,
   type ParsedFlags,
 } from '@orch/component-base';
@@ -21,7 +21,7 @@ export type RunOptions = ControllerManagerRunOptions;
 
 /** Runs the controller manager of a parsed command line: leader election, then the controllers. */
 export async function runControllerManager(
-  daemon: Pick<DaemonContext<unknown>, 'flags' | 'logger'>,
+  daemon: ControllerManagerDaemonContext,
   options: RunOptions = {},
 ): Promise<DaemonHandle & { manager: ControllerManager }> {
   const { flags } = daemon;

@@ -3,11 +3,14 @@ import {
   type ControllerContext,
   type ControllerDescriptor,
   MemoryEventRecorder,
+  newFeatureGates,
+  type FeatureGates,
 } from '@orch/component-base';
 import { SharedInformerFactory, type KubeObject, type RestClient } from '@orch/client';
 import { RESOURCES } from '../controller/resources';
 import { MemoryListerWatchers } from '../testing/MemoryListerWatchers';
 import { ControllerManager } from './ControllerManager';
+import { CONTROLLER_REGISTRY } from './controllerRegistry';
 
 describe('--controllers', () => {
   test('* runs every built controller that is on by default', () => {
@@ -177,5 +180,56 @@ describe('starting controllers', () => {
     expect(await manager.start()).toEqual(['podgc']);
     expect(read).toEqual([100, undefined]);
     await manager.stop();
+  });
+
+  describe('feature gates', () => {
+    async function start(featureGates?: FeatureGates) {
+      const warnings: string[] = [];
+      const seen: (FeatureGates | undefined)[] = [];
+      const manager = new ControllerManager({
+        controllers: ['ttl-after-finished', 'podgc'],
+        informers: new SharedInformerFactory(undefined, {
+          listerWatcherFor: new MemoryListerWatchers().listerWatcherFor,
+        }),
+        clientFor: async () => ({}) as RestClient,
+        recorderFor: () => new MemoryEventRecorder(),
+        workers: () => undefined,
+        featureGates,
+        logger: { info: () => {}, warning: (m) => warnings.push(m), error: () => {} },
+        registry: {
+          'ttl-after-finished': {
+            featureGate: 'TTLAfterFinished',
+            start: () => ({ stop: async () => {} }),
+          },
+          podgc: {
+            start(ctx) {
+              seen.push(ctx.featureGates);
+              return { stop: async () => {} };
+            },
+          },
+        },
+      });
+      const running = await manager.start();
+      await manager.stop();
+      return { running, warnings, seen };
+    }
+
+    test('a controller of an alpha gate is skipped while the gate keeps its default (off)', async () => {
+      const { running, warnings } = await start();
+      expect(running).toEqual(['podgc']);
+      expect(warnings).toEqual(['Skipping "ttl-after-finished": the TTLAfterFinished feature gate is off']);
+    });
+
+    test('it runs with its gate on, and the gates reach every controller', async () => {
+      const gates = newFeatureGates({ TTLAfterFinished: true });
+      const { running, warnings, seen } = await start(gates);
+      expect(running).toEqual(['podgc', 'ttl-after-finished']);
+      expect(warnings).toEqual([]);
+      expect(seen).toEqual([gates]);
+    });
+
+    test('the registry ties ttl-after-finished to TTLAfterFinished', () => {
+      expect(CONTROLLER_REGISTRY['ttl-after-finished']?.featureGate).toBe('TTLAfterFinished');
+    });
   });
 });

@@ -2,9 +2,11 @@ import {
   CONTROLLER_MANAGER_CONTROLLERS,
   CONTROLLER_MANAGER_DISABLED_BY_DEFAULT,
   ControllerGroup,
+  featureEnabled,
   resolveControllers,
   type ControllerDescriptor,
   type ControllerLogger,
+  type FeatureGates,
   type RunningController,
 } from '@orch/component-base';
 import type { RestClient, SharedInformerFactory } from '@orch/client';
@@ -35,6 +37,8 @@ export interface ControllerManagerOptions {
   flagGiven?(flag: string): boolean;
   /** The value of a boolean flag (a controller's enabledFlag). */
   bool?(flag: string): boolean | undefined;
+  /** The daemon's --feature-gates; their defaults when not given. */
+  featureGates?: FeatureGates;
   now?: () => number;
   registry?: Readonly<Record<string, ControllerDescriptor>>;
   signal?: AbortSignal;
@@ -93,6 +97,10 @@ export class ControllerManager {
         this.opts.logger.warning(`"${name}" is disabled by --${descriptor.enabledFlag}=false`);
         return undefined;
       }
+      if (descriptor.featureGate && !featureEnabled(this.opts, descriptor.featureGate)) {
+        this.opts.logger.warning(`Skipping "${name}": the ${descriptor.featureGate} feature gate is off`);
+        return undefined;
+      }
       const client = await this.opts.clientFor(name);
       const workers =
         (descriptor.concurrencyFlag && this.opts.workers(descriptor.concurrencyFlag)) ||
@@ -107,6 +115,7 @@ export class ControllerManager {
         syncPeriodMs: (descriptor.syncPeriodFlag && this.opts.duration?.(descriptor.syncPeriodFlag)) || 0,
         batchPeriodMs: (descriptor.batchPeriodFlag && this.opts.duration?.(descriptor.batchPeriodFlag)) || 0,
         now: this.opts.now ?? Date.now,
+        featureGates: this.opts.featureGates,
         flags: {
           string: (flag) => this.opts.string?.(flag),
           duration: (flag) => this.opts.duration?.(flag),

@@ -64,6 +64,7 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   cronjob: { start: (ctx) => new CronJobController(ctx) },
   'ttl-after-finished': {
     concurrencyFlag: 'concurrent-ttl-after-finished-syncs',
+    featureGate: 'TTLAfterFinished',
     start: (ctx) => new TTLAfterFinishedController(ctx),
   },
   podgc: { serviceAccount: 'pod-garbage-collector', start: (ctx) => new PodGCController(ctx) },

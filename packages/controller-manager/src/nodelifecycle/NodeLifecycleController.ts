@@ -19,7 +19,7 @@ import {
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
-import { type ControllerContext, errorMessage, QueueController } from '@orch/component-base';
+import { type ControllerContext, errorMessage, featureEnabled, QueueController } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
 import {
   nodeCondition,
@@ -80,12 +80,25 @@ async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T)
  * conditions and spec.unschedulable, and puts the not-ready or unreachable NoExecute taint on nodes
  * whose Ready condition is False or Unknown, zone by zone at --node-eviction-rate (the secondary
  * rate, or none, in a partially disrupted zone; none at all when every zone is down). The taint
- * manager deletes the pods that do not tolerate those taints. With --enable-taint-manager=false,
- * pods of nodes not ready for --pod-eviction-timeout are deleted instead, at the same rates.
+ * manager deletes the pods that do not tolerate those taints. With --enable-taint-manager=false or
+ * the TaintBasedEvictions gate off, pods of nodes not ready for --pod-eviction-timeout are deleted
+ * instead, at the same rates. The condition taints need the TaintNodesByCondition gate, and the
+ * exclude-disruption label counts only with the NodeDisruptionExclusion gate on.
  */
 export class NodeLifecycleController extends QueueController {
   readonly options: NodeLifecycleOptions;
   readonly taintManager: TaintManager | undefined;
+  /**
+   * NoExecute not-ready and unreachable taints, the taint manager evicting: --enable-taint-manager
+   * with the TaintBasedEvictions gate on. Otherwise pods of nodes not ready for
+   * --pod-eviction-timeout are deleted (the taint manager, when it runs, still evicts for other
+   * NoExecute taints).
+   */
+  readonly useTaintBasedEvictions: boolean;
+  /** NoSchedule taints of node conditions and spec.unschedulable (the TaintNodesByCondition gate). */
+  readonly taintNodesByCondition: boolean;
+  /** The exclude-disruption label is honoured (the NodeDisruptionExclusion gate). */
+  private readonly nodeDisruptionExclusion: boolean;
   private readonly nodeLister: Lister<Node>;
   private readonly podLister: Lister<Pod>;
   private readonly leaseLister: Lister<Lease>;
@@ -95,9 +108,9 @@ export class NodeLifecycleController extends QueueController {
   private readonly health = new Map<string, NodeHealth>();
   private readonly knownNodes = new Map<string, Node>();
   private zoneStates = new Map<string, ZoneState>();
-  /** Per zone: the nodes to taint NoExecute (taint manager) or whose pods to delete (without it). */
+  /** Per zone: the nodes to taint NoExecute (taint-based evictions) or whose pods to delete (without). */
   private readonly zoneQueues = new Map<string, RateLimitedTimedQueue>();
-  /** Without the taint manager: nodes whose pods are to be deleted, or were. */
+  /** Without taint-based evictions: nodes whose pods are to be deleted, or were. */
   private readonly evictionStatus = new Map<string, 'toBeEvicted' | 'evicted'>();
   private readonly nodesToRetry = new Set<string>();
   private readonly stopping = new AbortController();
@@ -107,6 +120,10 @@ export class NodeLifecycleController extends QueueController {
   constructor(ctx: ControllerContext) {
     super('nodelifecycle', ctx);
     this.options = nodeLifecycleOptions(ctx.flags);
+    this.useTaintBasedEvictions =
+      this.options.enableTaintManager && featureEnabled(ctx, 'TaintBasedEvictions');
+    this.taintNodesByCondition = featureEnabled(ctx, 'TaintNodesByCondition');
+    this.nodeDisruptionExclusion = featureEnabled(ctx, 'NodeDisruptionExclusion');
     const nodeInformer = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     const leaseInformer = ctx.informers.informerFor<Lease>(RESOURCES.leases);
@@ -149,7 +166,7 @@ export class NodeLifecycleController extends QueueController {
       this.synced = true;
       this.loop(this.options.nodeMonitorPeriodMs, () => this.monitorNodeHealth());
       this.loop(NODE_EVICTION_PERIOD_MS, () =>
-        this.options.enableTaintManager ? this.doNoExecuteTaintingPass() : this.doEvictionPass(),
+        this.useTaintBasedEvictions ? this.doNoExecuteTaintingPass() : this.doEvictionPass(),
       );
     });
   }
@@ -215,6 +232,7 @@ export class NodeLifecycleController extends QueueController {
 
   /** Keeps the node's NoSchedule condition taints in line with its conditions. */
   private async doNoScheduleTaintingPass(name: string): Promise<void> {
+    if (!this.taintNodesByCondition) return;
     const node = this.nodeLister.get(name);
     if (!node) return;
     const { add, remove } = noScheduleTaintDiff(node);
@@ -223,7 +241,7 @@ export class NodeLifecycleController extends QueueController {
       throw new Error(`failed to swap the NoSchedule taints of node ${name}`);
   }
 
-  /** A pod bound to a node: marked not ready if its node is not ready (evicted too, without the taint manager). */
+  /** A pod bound to a node: marked not ready if its node is not ready (evicted too, without taint-based evictions). */
   private async processPod(namespace: string, name: string): Promise<void> {
     const pod = this.podLister.namespace(namespace).get(name);
     const nodeName = pod?.spec?.nodeName;
@@ -233,7 +251,7 @@ export class NodeLifecycleController extends QueueController {
     if (!health || !node) return;
     const ready = health.status?.conditions?.find((c) => c.type === 'Ready');
     if (!ready) return;
-    if (!this.options.enableTaintManager) await this.processNoTaintBaseEviction(node, ready, [pod]);
+    if (!this.useTaintBasedEvictions) await this.processNoTaintBaseEviction(node, ready, [pod]);
     if (ready.status !== 'True') await this.markPodsNotReady([pod], nodeName);
   }
 
@@ -257,7 +275,7 @@ export class NodeLifecycleController extends QueueController {
         `Registered Node ${name} in Controller`,
       );
       this.knownNodes.set(name, node);
-      if (this.options.enableTaintManager) await this.markNodeAsReachable(node);
+      if (this.useTaintBasedEvictions) await this.markNodeAsReachable(node);
       else this.cancelPodEviction(node);
     }
     for (const [name, node] of this.knownNodes) {
@@ -301,7 +319,7 @@ export class NodeLifecycleController extends QueueController {
         return;
       }
       const { observedReady, currentReady } = observation;
-      if (!isExcludedFromDisruptionChecks(node)) {
+      if (!isExcludedFromDisruptionChecks(node, this.nodeDisruptionExclusion)) {
         const zone = zoneKey(node);
         zoneConditions.set(zone, [...(zoneConditions.get(zone) ?? []), currentReady]);
       }
@@ -310,7 +328,7 @@ export class NodeLifecycleController extends QueueController {
         return;
       }
       const pods = this.podsOnNode(name);
-      if (this.options.enableTaintManager) await this.processTaintBaseEviction(node, observedReady);
+      if (this.useTaintBasedEvictions) await this.processTaintBaseEviction(node, observedReady);
       else {
         try {
           await this.processNoTaintBaseEviction(node, observedReady, pods);
@@ -367,7 +385,7 @@ export class NodeLifecycleController extends QueueController {
     return observation;
   }
 
-  /** The NoExecute taint for the node's observed Ready condition (taint manager on). */
+  /** The NoExecute taint for the node's observed Ready condition (taint-based evictions). */
   private async processTaintBaseEviction(node: Node, observedReady: NodeCondition): Promise<void> {
     const name = node.metadata?.name ?? '';
     switch (observedReady.status) {
@@ -522,7 +540,7 @@ export class NodeLifecycleController extends QueueController {
         'nodelifecycle: every node is not ready; entering full disruption mode, evictions stop',
       );
       for (const node of nodes) {
-        if (this.options.enableTaintManager) await this.markNodeAsReachable(node);
+        if (this.useTaintBasedEvictions) await this.markNodeAsReachable(node);
         else this.cancelPodEviction(node);
       }
     } else if (plan.action === 'exitFullDisruption') {
@@ -546,7 +564,7 @@ export class NodeLifecycleController extends QueueController {
     this.zoneStates = plan.states;
   }
 
-  /** Without the taint manager: queues the pods of a node not ready for --pod-eviction-timeout for deletion. */
+  /** Without taint-based evictions: queues the pods of a node not ready for --pod-eviction-timeout for deletion. */
   private async processNoTaintBaseEviction(node: Node, observedReady: NodeCondition, pods: readonly Pod[]) {
     const name = node.metadata?.name ?? '';
     const health = this.health.get(name);

@@ -31,11 +31,15 @@ describe('zoneKey', () => {
     ).toBe('r:\x00:old');
   });
 
-  test('the exclude-disruption label', () => {
-    expect(isExcludedFromDisruptionChecks(withLabels({ 'node.kubernetes.io/exclude-disruption': '' }))).toBe(
-      true,
-    );
-    expect(isExcludedFromDisruptionChecks(withLabels({}))).toBe(false);
+  test('the exclude-disruption label, honoured with the NodeDisruptionExclusion gate on', () => {
+    const labelled = withLabels({ 'node.kubernetes.io/exclude-disruption': '' });
+    expect(isExcludedFromDisruptionChecks(labelled, true)).toBe(true);
+    expect(isExcludedFromDisruptionChecks(withLabels({}), true)).toBe(false);
+  });
+
+  test('the exclude-disruption label is ignored with the NodeDisruptionExclusion gate off', () => {
+    const labelled = withLabels({ 'node.kubernetes.io/exclude-disruption': '' });
+    expect(isExcludedFromDisruptionChecks(labelled, false)).toBe(false);
   });
 });
 

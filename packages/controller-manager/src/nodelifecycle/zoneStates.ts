@@ -3,7 +3,7 @@ import type { NodeCondition } from './conditionTaints';
 
 export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
-/** Nodes with this label do not count in their zone's health. */
+/** Nodes with this label do not count in their zone's health (with the NodeDisruptionExclusion gate on). */
 export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
@@ -23,9 +23,12 @@ export function zoneName(key: string): string {
   return key === '' ? '(no zone)' : key.replace(':\x00:', '/');
 }
 
-/** Whether the node is left out of zone health (the exclude-disruption label). */
-export function isExcludedFromDisruptionChecks(node: Node): boolean {
-  return EXCLUDE_DISRUPTION_LABEL in (node.metadata?.labels ?? {});
+/**
+ * Whether the node is left out of zone health: it has the exclude-disruption label and the
+ * NodeDisruptionExclusion feature gate is on.
+ */
+export function isExcludedFromDisruptionChecks(node: Node, nodeDisruptionExclusion: boolean): boolean {
+  return nodeDisruptionExclusion && EXCLUDE_DISRUPTION_LABEL in (node.metadata?.labels ?? {});
 }
 
 /**

@@ -1,19 +1,5 @@
 #!/usr/bin/env node
-import { daemonValidators, runDaemon, withDelegatedAuth } from '@orch/component-base';
-import { buildSchedulerConfig, type SchedulerConfiguration } from '../app/schedulerConfig';
-import { orchSchedulerFlagSets } from '../app/schedulerFlags';
-import { runScheduler } from '../app/runScheduler';
+import { runDaemon } from '@orch/component-base';
+import { schedulerDaemon } from '../app/schedulerDaemon';
 
-// the secure port authenticates and authorizes through the apiserver (--authentication-kubeconfig,
-// --authorization-kubeconfig), as kube-scheduler's
-void runDaemon<SchedulerConfiguration>(
-  withDelegatedAuth({
-    name: 'orch-scheduler',
-    description:
-      'The orch scheduler is a control plane process which assigns Pods to Nodes. It determines which Nodes are valid placements for each Pod in the scheduling queue according to constraints and available resources, ranks each valid Node and binds the Pod to a suitable Node.',
-    flagSets: orchSchedulerFlagSets(),
-    validators: daemonValidators('scheduler'),
-    buildConfig: (flags) => buildSchedulerConfig(flags),
-    run: runScheduler,
-  }),
-);
+void runDaemon(schedulerDaemon());

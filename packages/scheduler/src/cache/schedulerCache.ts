@@ -17,6 +17,8 @@ export interface SchedulerCacheOptions {
   now?: () => number;
   /** Told about each assumed pod that expired without confirmation. */
   onExpire?: (pod: Pod) => void;
+  /** Pods' spec.overhead counts in the requests on their nodes (the PodOverhead feature gate). */
+  podOverhead?: boolean;
 }
 
 /**
@@ -75,7 +77,7 @@ export class SchedulerCache {
   private nodeInfoFor(name: string): NodeInfo {
     let info = this.nodes.get(name);
     if (!info) {
-      info = new NodeInfo(undefined);
+      info = new NodeInfo(undefined, this.opts.podOverhead ?? false);
       this.nodes.set(name, info);
       this.invalidateNodeLists();
     } else if (!info.node) this.invalidateNodeLists();

@@ -41,7 +41,14 @@ export class NodeInfo {
   private allocatableOfNode: Resource = EMPTY;
   private nodeValue: Node | undefined;
 
-  constructor(node: Node | undefined) {
+  /**
+   * @param podOverhead whether the pods' spec.overhead counts in their requests (the PodOverhead
+   *   feature gate)
+   */
+  constructor(
+    node: Node | undefined,
+    readonly podOverhead = false,
+  ) {
     this.node = node;
   }
 
@@ -68,7 +75,7 @@ export class NodeInfo {
 
   /** An independent copy with the same node and pods (for preemption and nominated-pod dry runs). */
   clone(): NodeInfo {
-    const copy = new NodeInfo(this.node);
+    const copy = new NodeInfo(this.node, this.podOverhead);
     for (const pod of this.pods.values()) copy.addPod(pod);
     copy.generation = this.generation;
     return copy;
@@ -102,7 +109,7 @@ export class NodeInfo {
   }
 
   private account(pod: Pod, sign: 1 | -1): void {
-    const r = podRequests(pod);
+    const r = podRequests(pod, this.podOverhead);
     addResource(this.requested, r.resource, sign);
     this.nonZeroMilliCPU += sign * r.nonZeroMilliCPU;
     this.nonZeroMemory += sign * r.nonZeroMemory;

@@ -2,7 +2,7 @@ import { makeNode, makePod } from '../testing/fixtures';
 import { nodeAllocatable, podRequests, resourceFromList } from './resource';
 
 describe('podRequests', () => {
-  it('sums containers, raises to the largest init container and adds the overhead', () => {
+  it('sums containers, raises to the largest init container and adds the overhead (PodOverhead on)', () => {
     const pod = makePod('p', {
       requests: { cpu: '250m', memory: '64Mi', 'example.com/gpu': '1' },
       initRequests: [
@@ -12,7 +12,7 @@ describe('podRequests', () => {
       overhead: { cpu: '10m', memory: '1Mi' },
     });
     pod.spec!.containers.push({ name: 'b', image: 'x', resources: { requests: { cpu: '250m' } } });
-    const r = podRequests(pod);
+    const r = podRequests(pod, true);
     expect(r.resource.milliCPU).toBe(1010);
     expect(r.resource.memory).toBe(129 * 1024 ** 2);
     expect(r.resource.scalar?.get('example.com/gpu')).toBe(2);
@@ -21,8 +21,22 @@ describe('podRequests', () => {
     expect(r.nonZeroMemory).toBe((64 + 200 + 1) * 1024 ** 2);
   });
 
+  it('leaves the overhead out with PodOverhead off, for the same pod object too', () => {
+    const pod = makePod('p', {
+      requests: { cpu: '250m', memory: '64Mi' },
+      overhead: { cpu: '10m', memory: '1Mi' },
+    });
+    expect(podRequests(pod, true).resource.milliCPU).toBe(260);
+    const r = podRequests(pod, false);
+    expect(r.resource.milliCPU).toBe(250);
+    expect(r.resource.memory).toBe(64 * 1024 ** 2);
+    expect(r.nonZeroMilliCPU).toBe(250);
+    expect(r.nonZeroMemory).toBe(64 * 1024 ** 2);
+    expect(podRequests(pod, true).resource.milliCPU).toBe(260);
+  });
+
   it('assumes Kubernetes defaults for scoring a pod without requests', () => {
-    const r = podRequests(makePod('p'));
+    const r = podRequests(makePod('p'), false);
     expect(r.resource.milliCPU).toBe(0);
     expect(r.nonZeroMilliCPU).toBe(100);
     expect(r.nonZeroMemory).toBe(200 * 1024 ** 2);

@@ -80,7 +80,7 @@ function hasRequest(list: QuantityMap, name: string): boolean {
   return list !== undefined && Object.prototype.hasOwnProperty.call(list, name);
 }
 
-function computePodRequests(pod: Pod): PodRequests {
+function computePodRequests(pod: Pod, podOverhead: boolean): PodRequests {
   const spec = pod.spec;
   const resource = emptyResource();
   let nonZeroMilliCPU = 0;
@@ -106,7 +106,7 @@ function computePodRequests(pod: Pod): PodRequests {
       hasRequest(requests, 'memory') ? r.memory : DEFAULT_MEMORY_REQUEST,
     );
   }
-  if (spec?.overhead) {
+  if (podOverhead && spec?.overhead) {
     const overhead = resourceFromList(spec.overhead as QuantityMap);
     addResource(resource, overhead);
     nonZeroMilliCPU += overhead.milliCPU;
@@ -115,26 +115,34 @@ function computePodRequests(pod: Pod): PodRequests {
   return { resource, nonZeroMilliCPU, nonZeroMemory };
 }
 
-const requestsCache = new WeakMap<Pod, PodRequests>();
+/** The feature gate under which a pod's spec.overhead counts in its requests. */
+export const POD_OVERHEAD = 'PodOverhead';
+
+/** Per pod: its requests without the overhead, and with it. */
+const requestsCache = [new WeakMap<Pod, PodRequests>(), new WeakMap<Pod, PodRequests>()] as const;
 
 /**
  * A pod's effective requests: the sum of its containers', raised to the largest init container's,
- * plus the pod overhead. Computed once per pod object.
+ * plus the pod overhead when `podOverhead` (the PodOverhead feature gate) says so. Computed once
+ * per pod object.
  */
-export function podRequests(pod: Pod): PodRequests {
+export function podRequests(pod: Pod, podOverhead: boolean): PodRequests {
   // The same pod is asked for on every node of a cycle: check the last one before the map.
-  if (pod === lastPod) return lastRequests!;
-  let r = requestsCache.get(pod);
+  if (pod === lastPod && podOverhead === lastOverhead) return lastRequests!;
+  const cache = requestsCache[podOverhead ? 1 : 0];
+  let r = cache.get(pod);
   if (r === undefined) {
-    r = computePodRequests(pod);
-    requestsCache.set(pod, r);
+    r = computePodRequests(pod, podOverhead);
+    cache.set(pod, r);
   }
   lastPod = pod;
+  lastOverhead = podOverhead;
   lastRequests = r;
   return r;
 }
 
 let lastPod: Pod | undefined;
+let lastOverhead = false;
 let lastRequests: PodRequests | undefined;
 
 const allocatableCache = new WeakMap<Node, Resource>();

@@ -1,4 +1,5 @@
 import type { PluginFactory, PluginRegistry } from '../framework/interfaces';
+import { POD_OVERHEAD } from '../framework/resource';
 import { DEFAULT_BINDER, DefaultBinder } from './defaultbinder/defaultBinder';
 import { DEFAULT_PREEMPTION, DefaultPreemption } from './defaultpreemption/defaultPreemption';
 import { INTER_POD_AFFINITY, InterPodAffinity } from './interpodaffinity/interPodAffinity';
@@ -31,14 +32,25 @@ export function inTreeRegistry(): PluginRegistry {
     [NODE_UNSCHEDULABLE, () => new NodeUnschedulable()],
     [TAINT_TOLERATION, () => new TaintToleration()],
     [NODE_AFFINITY, () => new NodeAffinity()],
-    [NODE_RESOURCES_FIT, (args) => new NodeResourcesFit(args as NodeResourcesFitArgs | undefined)],
+    [
+      NODE_RESOURCES_FIT,
+      (args, handle) =>
+        new NodeResourcesFit(args as NodeResourcesFitArgs | undefined, handle.featureEnabled(POD_OVERHEAD)),
+    ],
     [
       NODE_RESOURCES_LEAST_ALLOCATED,
-      (args) => new NodeResourcesLeastAllocated(args as NodeResourcesLeastAllocatedArgs | undefined),
+      (args, handle) =>
+        new NodeResourcesLeastAllocated(
+          args as NodeResourcesLeastAllocatedArgs | undefined,
+          handle.featureEnabled(POD_OVERHEAD),
+        ),
     ],
     [NODE_PORTS, () => new NodePorts()],
     [INTER_POD_AFFINITY, (args, handle) => new InterPodAffinity(args, handle)],
-    [NODE_RESOURCES_BALANCED_ALLOCATION, () => new NodeResourcesBalancedAllocation()],
+    [
+      NODE_RESOURCES_BALANCED_ALLOCATION,
+      (_args, handle) => new NodeResourcesBalancedAllocation(handle.featureEnabled(POD_OVERHEAD)),
+    ],
     [DEFAULT_BINDER, (_args, handle) => new DefaultBinder(handle)],
     [DEFAULT_PREEMPTION, (args, handle) => new DefaultPreemption(args, handle)],
   ]);

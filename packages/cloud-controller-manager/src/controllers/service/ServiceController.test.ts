@@ -2,8 +2,10 @@ import { createServer, type Server } from 'node:net';
 import type { Node, Service } from '@orch/api';
 import { eventually, startNodePortEchoServer, tcpExchange } from '@orch/apiserver';
 import { isNotFound } from '@orch/client';
+import { newFeatureGates } from '@orch/component-base';
 import { startCloudTestCluster, type CloudTestCluster } from '../../testing/startCloudTestCluster';
 import {
+  ALPHA_EXCLUDE_LB_LABEL,
   EXCLUDE_LB_LABEL,
   LOAD_BALANCER_CLEANUP_FINALIZER,
   loadBalancerHosts,
@@ -152,12 +154,73 @@ test("only LoadBalancer services without a loadBalancerClass are this controller
   ).toBe(false);
 });
 
-test('load balancer hosts leave out excluded and deleted nodes', () => {
-  const hosts = loadBalancerHosts([
+describe('load balancer hosts', () => {
+  const nodes = [
     { metadata: { name: 'b' } },
     { metadata: { name: 'a' } },
     { metadata: { name: 'excluded', labels: { [EXCLUDE_LB_LABEL]: '' } } },
+    { metadata: { name: 'excluded-alpha', labels: { [ALPHA_EXCLUDE_LB_LABEL]: 'true' } } },
     { metadata: { name: 'leaving', deletionTimestamp: '2026-01-01T00:00:00Z' } },
-  ] as Node[]);
-  expect(hosts.map((n) => n.metadata?.name)).toEqual(['a', 'b']);
+  ] as Node[];
+
+  test('leave out deleted nodes and, with ServiceNodeExclusion on, excluded ones', () => {
+    expect(loadBalancerHosts(nodes, true).map((n) => n.metadata?.name)).toEqual(['a', 'b']);
+  });
+
+  test('keep labelled nodes with ServiceNodeExclusion off', () => {
+    expect(loadBalancerHosts(nodes, false).map((n) => n.metadata?.name)).toEqual([
+      'a',
+      'b',
+      'excluded',
+      'excluded-alpha',
+    ]);
+  });
+});
+
+describe('with ServiceLoadBalancerFinalizer off', () => {
+  let plain: CloudTestCluster;
+  beforeAll(async () => {
+    plain = await startCloudTestCluster(
+      ['service'],
+      'loadBalancerPool: 127.0.4.0/24\n',
+      {},
+      newFeatureGates({ ServiceLoadBalancerFinalizer: false }),
+    );
+    await plain.nodes.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }] },
+    } as Node);
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  test('a LoadBalancer service gets its load balancer without the finalizer; deletion still cleans up', async () => {
+    const backend = await startNodePortEchoServer('plain');
+    backends.push(backend.server);
+    const svc = lbService('plain', 18090);
+    await plain.services.create({
+      ...svc,
+      spec: { ...svc.spec, ports: [{ ...svc.spec!.ports![0]!, nodePort: backend.port }] },
+    });
+    const ip = await eventually(async () => {
+      const s = await plain.services.get('plain', { namespace: 'default' });
+      return s.status?.loadBalancer?.ingress?.[0]?.ip;
+    }, 'the ingress');
+    const created = await plain.services.get('plain', { namespace: 'default' });
+    expect(created.metadata?.finalizers ?? []).toEqual([]);
+    expect(await tcpExchange(ip, 18090, 'hi')).toBe('plain:hi');
+
+    await plain.services.delete('plain', { namespace: 'default' });
+    await eventually(
+      () =>
+        tcpExchange(ip, 18090, 'x').then(
+          () => false,
+          (err: Error) => /ECONNREFUSED/.test(err.message),
+        ),
+      'the load balancer to be deleted',
+    );
+  });
 });

@@ -1,14 +1,20 @@
 import { ServiceKind, type Node, type Service } from '@orch/api';
 import { clientFor, type SharedIndexInformer, type TypedClient } from '@orch/client';
-import { deletedObject, errorMessage, QueueController } from '@orch/component-base';
+import { deletedObject, errorMessage, featureEnabled, QueueController } from '@orch/component-base';
 import type { LoadBalancer } from '../../cloudprovider/CloudProvider';
 import { NODES, SERVICES } from '../resources';
 import type { CloudControllerContext } from '../CloudControllerContext';
 
-/** Held by LoadBalancer services until their load balancer is deleted. */
+/**
+ * Held by LoadBalancer services until their load balancer is deleted (added with the
+ * ServiceLoadBalancerFinalizer gate on; removed whenever present).
+ */
 export const LOAD_BALANCER_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
-/** Nodes with this label are left out of load balancers. */
+/** Nodes with this label are left out of load balancers (with the ServiceNodeExclusion gate on). */
 export const EXCLUDE_LB_LABEL = 'node.kubernetes.io/exclude-from-external-load-balancers';
+/** The deprecated label of the same meaning, honoured with it. */
+export const ALPHA_EXCLUDE_LB_LABEL = 'alpha.service-controller.kubernetes.io/exclude-balancer';
+const EXCLUDE_LB_LABELS = [EXCLUDE_LB_LABEL, ALPHA_EXCLUDE_LB_LABEL];
 /** How often load balancer hosts are re-checked besides node events (Kubernetes' nodeSyncPeriod). */
 export const NODE_SYNC_PERIOD_MS = 100_000;
 
@@ -21,10 +27,19 @@ export function hasCleanupFinalizer(service: Service): boolean {
   return (service.metadata?.finalizers ?? []).includes(LOAD_BALANCER_CLEANUP_FINALIZER);
 }
 
-/** The nodes a load balancer sends traffic to: all but excluded or deleted ones, by name. */
-export function loadBalancerHosts(nodes: readonly Node[]): Node[] {
+/** Whether the node has one of the exclude-from-load-balancers labels. */
+function hasExcludeLabel(node: Node): boolean {
+  const labels = node.metadata?.labels ?? {};
+  return EXCLUDE_LB_LABELS.some((l) => labels[l] !== undefined);
+}
+
+/**
+ * The nodes a load balancer sends traffic to, by name: all but deleted ones and, with the
+ * ServiceNodeExclusion gate on, those labelled to be excluded.
+ */
+export function loadBalancerHosts(nodes: readonly Node[], serviceNodeExclusion: boolean): Node[] {
   return nodes
-    .filter((n) => !n.metadata?.deletionTimestamp && n.metadata?.labels?.[EXCLUDE_LB_LABEL] === undefined)
+    .filter((n) => !n.metadata?.deletionTimestamp && !(serviceNodeExclusion && hasExcludeLabel(n)))
     .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
@@ -32,7 +47,7 @@ export function loadBalancerHosts(nodes: readonly Node[]): Node[] {
 function hostAttributes(node: Node): string {
   return JSON.stringify([
     node.status?.addresses ?? [],
-    node.metadata?.labels?.[EXCLUDE_LB_LABEL] ?? null,
+    hasExcludeLabel(node),
     !!node.metadata?.deletionTimestamp,
   ]);
 }
@@ -50,10 +65,10 @@ interface Applied {
 }
 
 /**
- * Kubernetes' service controller: Services of type LoadBalancer get the cleanup finalizer, a
- * load balancer from the cloud and its ingress in status; a service that stops wanting one or is
- * deleted has it deleted and the finalizer removed. Node changes re-point existing load
- * balancers at the new hosts.
+ * Kubernetes' service controller: Services of type LoadBalancer get the cleanup finalizer (with
+ * the ServiceLoadBalancerFinalizer gate on), a load balancer from the cloud and its ingress in
+ * status; a service that stops wanting one or is deleted has it deleted and the finalizer removed.
+ * Node changes re-point existing load balancers at the new hosts.
  */
 export class ServiceController extends QueueController {
   private readonly services: SharedIndexInformer<Service>;
@@ -61,12 +76,18 @@ export class ServiceController extends QueueController {
   private readonly client: TypedClient<Service>;
   private readonly applied = new Map<string, Applied>();
   private lastHosts = '';
+  /** The exclude-from-load-balancers labels are honoured (the ServiceNodeExclusion gate). */
+  private readonly serviceNodeExclusion: boolean;
+  /** Load balancers are guarded by the cleanup finalizer (the ServiceLoadBalancerFinalizer gate). */
+  private readonly useFinalizer: boolean;
 
   constructor(
     protected override readonly ctx: CloudControllerContext,
     private readonly lb: LoadBalancer,
   ) {
     super('service', ctx);
+    this.serviceNodeExclusion = featureEnabled(ctx, 'ServiceNodeExclusion');
+    this.useFinalizer = featureEnabled(ctx, 'ServiceLoadBalancerFinalizer');
     this.client = clientFor(ctx.client, ServiceKind);
     this.services = ctx.informers.informerFor<Service>(SERVICES);
     this.nodeInformer = ctx.informers.informerFor<Node>(NODES);
@@ -89,7 +110,7 @@ export class ServiceController extends QueueController {
   }
 
   private hosts(): Node[] {
-    return loadBalancerHosts(this.nodeInformer.lister().list());
+    return loadBalancerHosts(this.nodeInformer.lister().list(), this.serviceNodeExclusion);
   }
 
   /** When the set of hosts changed, every load balancer is brought up to date. */
@@ -121,7 +142,7 @@ export class ServiceController extends QueueController {
   private async ensureLoadBalancer(key: string, service: Service): Promise<void> {
     const { clusterName } = this.ctx.options;
     let current = service;
-    if (!hasCleanupFinalizer(current)) {
+    if (this.useFinalizer && !hasCleanupFinalizer(current)) {
       current = await this.client.patch(
         current.metadata?.name ?? '',
         'merge',

@@ -6,7 +6,12 @@ import { Code, Status } from '../../framework/status';
 import { makeNode, makePod, type PodFixture } from '../../testing/fixtures';
 import { MemoryCluster } from '../../testing/memoryCluster';
 import { inTreeRegistry } from '../registry';
-import { DefaultPreemption, ERR_NOT_ELIGIBLE_NEVER, ERR_NOT_ELIGIBLE_TERMINATING } from './defaultPreemption';
+import {
+  DefaultPreemption,
+  ERR_NOT_ELIGIBLE_NEVER,
+  ERR_NOT_ELIGIBLE_TERMINATING,
+  NON_PREEMPTING_PRIORITY,
+} from './defaultPreemption';
 import { calculateNumCandidates, validateDefaultPreemptionArgs } from './defaultPreemptionArgs';
 import { pickOneNodeForPreemption, type Candidate } from './pickOneNodeForPreemption';
 import { filterPodsWithPDBViolation, selectVictimsOnNode } from './selectVictimsOnNode';
@@ -303,8 +308,8 @@ describe('DefaultPreemption PostFilter', () => {
     });
   });
 
-  it('does not preempt for a pod with preemptionPolicy Never', async () => {
-    const e = env(['node-1', 'node-2'], full());
+  it('does not preempt for a pod with preemptionPolicy Never (NonPreemptingPriority on)', async () => {
+    const e = env(['node-1', 'node-2'], full(), { featureEnabled: (n) => n === NON_PREEMPTING_PRIORITY });
     const never = pod('p', 50, '3');
     never.spec!.preemptionPolicy = 'Never';
     const r = await preempt(e, e.cluster.addPod(never));
@@ -313,6 +318,16 @@ describe('DefaultPreemption PostFilter', () => {
     expect(r.nominatedNodeName).toBeUndefined();
     expect(e.cluster.deletions).toEqual([]);
     expect(e.metrics.attempts).toBe(1);
+  });
+
+  it('preempts for a pod with preemptionPolicy Never while NonPreemptingPriority is off', async () => {
+    const e = env(['node-1', 'node-2'], full(), { featureEnabled: () => false });
+    const never = pod('p', 50, '3');
+    never.spec!.preemptionPolicy = 'Never';
+    const r = await preempt(e, e.cluster.addPod(never));
+    expect(r.status.isSuccess()).toBe(true);
+    expect(r.nominatedNodeName).toBeDefined();
+    expect(e.cluster.deletions.length).toBeGreaterThan(0);
   });
 
   it('waits while a lower-priority pod on its nominated node is terminating', async () => {

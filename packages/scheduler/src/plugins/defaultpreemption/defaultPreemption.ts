@@ -17,6 +17,8 @@ import { selectVictimsOnNode } from './selectVictimsOnNode';
 export const DEFAULT_PREEMPTION = 'DefaultPreemption';
 /** The feature gate under which victims get the DisruptionTarget condition before deletion. */
 export const POD_DISRUPTION_CONDITIONS = 'PodDisruptionConditions';
+/** The feature gate under which a pod's preemptionPolicy Never keeps it from preempting. */
+export const NON_PREEMPTING_PRIORITY = 'NonPreemptingPriority';
 /** Kubernetes' reason for nodes the filters found unresolvable. */
 export const ERR_PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 export const ERR_NOT_ELIGIBLE_NEVER = 'not eligible due to preemptionPolicy=Never.';
@@ -121,9 +123,13 @@ export class DefaultPreemption implements PostFilterPlugin {
     return { status: Status.success(), nominatedNodeName: best.name };
   }
 
-  /** Why the pod may not preempt (preemptionPolicy Never; its nominated node is being cleared), else undefined. */
+  /**
+   * Why the pod may not preempt (preemptionPolicy Never, with the NonPreemptingPriority gate on; its
+   * nominated node is being cleared), else undefined.
+   */
   podEligibleToPreemptOthers(pod: Pod, nominatedNodeStatus: Status | undefined): string | undefined {
-    if (pod.spec?.preemptionPolicy === 'Never') return ERR_NOT_ELIGIBLE_NEVER;
+    if (pod.spec?.preemptionPolicy === 'Never' && this.handle.featureEnabled(NON_PREEMPTING_PRIORITY))
+      return ERR_NOT_ELIGIBLE_NEVER;
     const nominated = pod.status?.nominatedNodeName;
     if (!nominated) return undefined;
     // The filters say the nominated node cannot take the pod at all: preempt elsewhere.

@@ -34,8 +34,11 @@ export function balancedResourceScore(
 export class NodeResourcesBalancedAllocation implements ScorePlugin {
   readonly name = NODE_RESOURCES_BALANCED_ALLOCATION;
 
+  /** @param podOverhead whether spec.overhead counts (the PodOverhead feature gate) */
+  constructor(private readonly podOverhead = false) {}
+
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
-    const req = podRequests(pod);
+    const req = podRequests(pod, this.podOverhead);
     const allocatable = nodeInfo.allocatable;
     return balancedResourceScore(
       nodeInfo.nonZeroMilliCPU + req.nonZeroMilliCPU,

@@ -13,8 +13,8 @@ function busyNode(): NodeInfo {
   return info;
 }
 
-function reasons(pod: PodFixture, info = busyNode()): string[] {
-  const plugin = new NodeResourcesFit();
+function reasons(pod: PodFixture, info = busyNode(), podOverhead = false): string[] {
+  const plugin = new NodeResourcesFit(undefined, podOverhead);
   const p = makePod('p', pod);
   const state = new CycleState();
   plugin.preFilter(state, p);
@@ -51,9 +51,26 @@ describe('NodeResourcesFit', () => {
       { requests: { cpu: '500m' }, initRequests: [{ cpu: '1' }, { cpu: '1' }] },
       [],
     ],
-    ['pod overhead counts', { requests: { cpu: '900m' }, overhead: { cpu: '200m' } }, ['Insufficient cpu']],
   ])('%s', (_name, pod, want) => {
     expect(reasons(pod)).toEqual(want);
+  });
+
+  it('counts the pod overhead only with the PodOverhead gate on', () => {
+    const pod = { requests: { cpu: '900m' }, overhead: { cpu: '200m' } };
+    expect(reasons(pod, busyNode(), true)).toEqual(['Insufficient cpu']);
+    expect(reasons(pod, busyNode(), false)).toEqual([]);
+  });
+
+  it("counts the overhead of the node's pods only with the gate on", () => {
+    for (const podOverhead of [true, false]) {
+      const info = new NodeInfo(makeNode('n', { allocatable: { cpu: '2', pods: '3' } }), podOverhead);
+      info.addPod(makePod('existing', { requests: { cpu: '1' }, overhead: { cpu: '500m' }, nodeName: 'n' }));
+      expect(info.requested.milliCPU).toBe(podOverhead ? 1500 : 1000);
+      expect(info.clone().requested.milliCPU).toBe(podOverhead ? 1500 : 1000);
+      expect(reasons({ requests: { cpu: '900m' } }, info, podOverhead)).toEqual(
+        podOverhead ? ['Insufficient cpu'] : [],
+      );
+    }
   });
 
   it('reports Too many pods first, when the pod number is reached', () => {

@@ -21,23 +21,28 @@ export const TOO_MANY_PODS = 'Too many pods';
 
 /**
  * Checks that the node has room for the pod: one more pod under the allowed pod number, and its
- * effective requests (init containers' maximum rule, overhead) within allocatable minus requested.
+ * effective requests (init containers' maximum rule, overhead with the PodOverhead gate) within
+ * allocatable minus requested.
  */
 export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin {
   readonly name = NODE_RESOURCES_FIT;
   private readonly ignored: ReadonlySet<string>;
 
-  constructor(args?: NodeResourcesFitArgs) {
+  /** @param podOverhead whether spec.overhead counts (the PodOverhead feature gate) */
+  constructor(
+    args?: NodeResourcesFitArgs,
+    private readonly podOverhead = false,
+  ) {
     this.ignored = new Set(args?.ignoredResources ?? []);
   }
 
   preFilter(state: CycleState, pod: Pod): Status | undefined {
-    state.write(STATE_KEY, podRequests(pod).resource);
+    state.write(STATE_KEY, podRequests(pod, this.podOverhead).resource);
     return undefined;
   }
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
-    const request = state.read<Resource>(STATE_KEY) ?? podRequests(pod).resource;
+    const request = state.read<Resource>(STATE_KEY) ?? podRequests(pod, this.podOverhead).resource;
     const reasons = this.insufficientResources(request, nodeInfo);
     return reasons === undefined ? undefined : new Status(Code.Unschedulable, reasons);
   }

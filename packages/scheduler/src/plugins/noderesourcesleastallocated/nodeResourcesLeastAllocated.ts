@@ -34,7 +34,11 @@ export class NodeResourcesLeastAllocated implements ScorePlugin {
   private readonly otherWeights: ResourceWeight[];
   private readonly weightSum: number;
 
-  constructor(args?: NodeResourcesLeastAllocatedArgs) {
+  /** @param podOverhead whether spec.overhead counts (the PodOverhead feature gate) */
+  constructor(
+    args?: NodeResourcesLeastAllocatedArgs,
+    private readonly podOverhead = false,
+  ) {
     const resources = args?.resources ?? [
       { name: 'cpu', weight: 1 },
       { name: 'memory', weight: 1 },
@@ -47,7 +51,7 @@ export class NodeResourcesLeastAllocated implements ScorePlugin {
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     if (this.weightSum === 0) return 0;
-    const req = podRequests(pod);
+    const req = podRequests(pod, this.podOverhead);
     const allocatable = nodeInfo.allocatable;
     let total = 0;
     if (this.cpuWeight !== 0)
