@@ -141,6 +141,7 @@ export { version, versionText, type VersionInfo } from './version/version';
 // Daemon runner.
 export {
   runDaemon,
+  COMMON_NOTICE_ONLY_FLAGS,
   type DaemonContext,
   type DaemonHandle,
   type DaemonSpec,

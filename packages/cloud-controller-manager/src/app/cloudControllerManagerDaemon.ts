@@ -1,4 +1,5 @@
 import {
+  COMMON_NOTICE_ONLY_FLAGS,
   cloudControllerManagerFlagSets,
   daemonValidators,
   withDelegatedAuth,
@@ -43,5 +44,11 @@ export function cloudControllerManagerDaemon(): DaemonSpec<Record<string, unknow
     flagSets: flagSets(),
     validators: [...daemonValidators('cloud-controller-manager'), cloudProviderRule],
     run: (ctx) => runCloudControllerManager(ctx),
+    noticeOnlyFlags: {
+      ...COMMON_NOTICE_ONLY_FLAGS,
+      'cidr-allocator-type': "node CIDRs are allocated by orch-controller-manager's nodeipam controller",
+      'cloud-provider-x-lb-src-cidrs': "the local cloud's load balancers have no firewall to open",
+      'external-cloud-volume-plugin': 'there are no in-tree cloud volume plugins',
+    },
   });
 }

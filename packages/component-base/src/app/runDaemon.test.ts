@@ -118,6 +118,18 @@ describe('runDaemon', () => {
     expect(r.err()).toMatch(/FLAG: --authorization-always-allow-paths="\[\/healthz\]"$/m);
   });
 
+  it('logs a notice for each notice-only flag given, and none for those left alone', async () => {
+    const r = launch(
+      { ...scheduler(), noticeOnlyFlags: { port: 'not served', 'contention-profiling': 'none' } },
+      ['--secure-port=0', '--port=0'],
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    r.signals.emit('SIGTERM');
+    expect(await r.code).toBe(0);
+    expect(r.err()).toContain('Flag --port is accepted but has no effect: not served');
+    expect(r.err()).not.toContain('--contention-profiling');
+  });
+
   it('does not print FLAG lines at the default verbosity', async () => {
     const r = launch(scheduler(), ['--secure-port=0']);
     await new Promise((resolve) => setImmediate(resolve));

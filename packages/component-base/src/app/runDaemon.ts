@@ -62,7 +62,18 @@ export interface DaemonSpec<C> {
    * health/metrics server of its own.
    */
   servesItself?: boolean;
+  /**
+   * Accepted flags the daemon does not act on, each with why: a flag set on the command line (or in
+   * the config file) is logged as `Flag --<name> is accepted but has no effect: <why>`.
+   */
+  noticeOnlyFlags?: Readonly<Record<string, string>>;
 }
+
+/** Flags every controller manager and the scheduler accept without acting on them. */
+export const COMMON_NOTICE_ONLY_FLAGS: Readonly<Record<string, string>> = {
+  'contention-profiling': 'Node.js has no lock contention profiles; --profiling serves CPU and heap profiles',
+  'cloudx-container-registry-config': 'there is no container registry to configure',
+};
 
 /** Where the runner reads and writes; defaults to the real process. */
 export interface RunEnvironment {
@@ -140,6 +151,9 @@ export async function runDaemon<C = Record<string, unknown>>(
     stderr,
     program: spec.name,
   });
+  for (const [name, why] of Object.entries(spec.noticeOnlyFlags ?? {}))
+    if (flags.has(name) && flags.changed(name))
+      logger.info(`Flag --${name} is accepted but has no effect: ${why}`);
   const verbose = logger.v(1);
   if (verbose.enabled) {
     const names = flags.allSpecs().map((s) => s.name);

@@ -1,4 +1,5 @@
 import {
+  COMMON_NOTICE_ONLY_FLAGS,
   controllerManagerFlagSets,
   daemonValidators,
   withDelegatedAuth,
@@ -18,5 +19,14 @@ export function controllerManagerDaemon(): DaemonSpec<Record<string, unknown>> {
     flagSets: controllerManagerFlagSets(),
     validators: daemonValidators('controller-manager'),
     run: (ctx) => runControllerManager(ctx),
+    noticeOnlyFlags: {
+      ...COMMON_NOTICE_ONLY_FLAGS,
+      'cloud-provider':
+        'the cloud loops (cloud-node-lifecycle, route, service) run in orch-cloud-controller-manager',
+      'cloud-config':
+        'the cloud loops run in orch-cloud-controller-manager, which reads its own --cloud-config',
+      'cluster-name': 'it names cloud resources, which orch-cloud-controller-manager manages',
+      'external-cloud-volume-plugin': 'there are no in-tree cloud volume plugins',
+    },
   });
 }

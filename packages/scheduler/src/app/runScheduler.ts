@@ -12,7 +12,6 @@ import { addAllEventHandlers } from '../eventHandlers';
 import { POD_DISRUPTION_CONDITIONS } from '../plugins/defaultpreemption/defaultPreemption';
 import { Scheduler } from '../scheduler';
 import type { SchedulerConfiguration } from './schedulerConfig';
-import { NOTICE_ONLY_FLAGS } from './schedulerFlags';
 
 /** Sockets to the API server (two are held by the pod and node watches). */
 const BINDING_SOCKETS = 50;
@@ -43,10 +42,7 @@ export function restClientFor(cfg: SchedulerConfiguration, component: string): R
  * leader schedules. Losing the lease ends the process, as in Kubernetes.
  */
 export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): Promise<DaemonHandle> {
-  const { config: cfg, logger, flags } = ctx;
-  for (const [name, notice] of Object.entries(NOTICE_ONLY_FLAGS))
-    if (flags.has(name) && flags.changed(name))
-      logger.info(`Flag --${name} is accepted but has no effect: ${notice}`);
+  const { config: cfg, logger } = ctx;
 
   const rest = restClientFor(cfg, ctx.name);
   const broadcaster = new EventBroadcaster(eventSinkFor(rest), {

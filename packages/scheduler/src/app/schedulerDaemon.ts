@@ -1,6 +1,6 @@
 import { daemonValidators, withDelegatedAuth, type DaemonSpec } from '@orch/component-base';
 import { buildSchedulerConfig, type SchedulerConfiguration } from './schedulerConfig';
-import { orchSchedulerFlagSets } from './schedulerFlags';
+import { NOTICE_ONLY_FLAGS, orchSchedulerFlagSets } from './schedulerFlags';
 import { runScheduler } from './runScheduler';
 
 /**
@@ -16,5 +16,6 @@ export function schedulerDaemon(): DaemonSpec<SchedulerConfiguration> {
     validators: daemonValidators('scheduler'),
     buildConfig: (flags) => buildSchedulerConfig(flags),
     run: runScheduler,
+    noticeOnlyFlags: NOTICE_ONLY_FLAGS,
   });
 }

@@ -1,4 +1,4 @@
-import { flag, schedulerFlagSets, type FlagSetSpec } from '@orch/component-base';
+import { COMMON_NOTICE_ONLY_FLAGS, flag, schedulerFlagSets, type FlagSetSpec } from '@orch/component-base';
 
 /**
  * Fields of a KubeSchedulerConfiguration file that have no flag of their own. They are declared as
@@ -57,5 +57,5 @@ export const NOTICE_ONLY_FLAGS: Readonly<Record<string, string>> = {
   'use-legacy-policy-config': 'scheduler policies are not supported',
   port: 'the insecure port is not served; /healthz and /metrics are on --secure-port',
   address: 'the insecure port is not served',
-  'cloudx-container-registry-config': 'not used by the scheduler',
+  ...COMMON_NOTICE_ONLY_FLAGS,
 };
