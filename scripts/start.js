@@ -37,6 +37,7 @@ Options:
   --cloud-controller-manager-port PORT
                             orch-cloud-controller-manager's HTTPS port (default 10258)
   --scheduler-port PORT     orch-scheduler's HTTPS port (default 10259)
+  --feature-gates GATES     feature gates for every daemon, e.g. TTLAfterFinished=true,EvenPodsSpread=true
   -h, --help                this help
 `;
 }
@@ -51,6 +52,7 @@ function parseArgs(argv) {
     controllerManagerPort: 10257,
     cloudControllerManagerPort: 10258,
     schedulerPort: 10259,
+    featureGates: '',
   };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
@@ -80,6 +82,9 @@ function parseArgs(argv) {
         break;
       case '--scheduler-port':
         opts.schedulerPort = Number(value());
+        break;
+      case '--feature-gates':
+        opts.featureGates = value();
         break;
       case '-h':
       case '--help':
@@ -220,7 +225,9 @@ function daemons(opts, pki) {
       ready: undefined,
       nodeOptions: reconcilerOptions,
     },
-  ].map((d) => ({ ...d, log: path.join(logDir, `${d.name}.log`) }));
+  ]
+    .map((d) => (opts.featureGates ? { ...d, args: [...d.args, `--feature-gates=${opts.featureGates}`] } : d))
+    .map((d) => ({ ...d, log: path.join(logDir, `${d.name}.log`) }));
 }
 
 /**

@@ -35,7 +35,17 @@ async function freePorts(): Promise<Ports> {
 /** Starts the suite and resolves once it has said all it says when running (or fails with what it printed). */
 function start(dataDir: string, ports: Ports): Promise<Started> {
   const portArgs = Object.entries(ports).flatMap(([option, port]) => [`--${option}`, String(port)]);
-  const child = spawn(process.execPath, [script, '--data-dir', dataDir, ...portArgs, '--nodes', '2'], {
+  const args = [
+    script,
+    '--data-dir',
+    dataDir,
+    ...portArgs,
+    '--nodes',
+    '2',
+    '--feature-gates',
+    'TTLAfterFinished=true',
+  ];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -156,6 +166,24 @@ describe('npm start (scripts/start.js)', () => {
       'the claim bound',
     );
     expect(await jsonpath(['pvc', 'data'], '{.spec.storageClassName}')).toBe('standard');
+    // --feature-gates reaches the daemons: with TTLAfterFinished on, a finished Job with a TTL goes
+    await kubectlOK(
+      kubeconfig,
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'brief' },
+        spec: {
+          ttlSecondsAfterFinished: 0,
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      }),
+    );
+    await eventually(
+      async () => !(await jsonpath(['jobs'], '{.items[*].metadata.name}')).includes('brief'),
+      'the finished job deleted',
+    );
 
     // Ctrl-C stops every daemon, then the script: the apiserver no longer answers
     expect(await interrupt(running)).toBe(0);
