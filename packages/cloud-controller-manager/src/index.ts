@@ -66,5 +66,7 @@ export {
   LOAD_BALANCER_CLEANUP_FINALIZER,
   ServiceController,
   loadBalancerHosts,
+  MASTER_ROLE_LABEL,
+  type HostExclusionGates,
   wantsLoadBalancer,
 } from './controllers/service/ServiceController';

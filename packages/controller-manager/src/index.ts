@@ -194,6 +194,8 @@ export {
   computeZoneState,
   EXCLUDE_DISRUPTION_LABEL,
   isExcludedFromDisruptionChecks,
+  legacyIsMasterNode,
+  type DisruptionExclusionGates,
   planDisruption,
   zoneEvictionRate,
   zoneKey,

@@ -37,6 +37,7 @@ import { RateLimitedTimedQueue, type TimedValue, type TryResult } from './RateLi
 import { TaintManager } from './TaintManager';
 import {
   isExcludedFromDisruptionChecks,
+  type DisruptionExclusionGates,
   planDisruption,
   zoneKey,
   zoneName,
@@ -98,7 +99,7 @@ export class NodeLifecycleController extends QueueController {
   /** NoSchedule taints of node conditions and spec.unschedulable (the TaintNodesByCondition gate). */
   readonly taintNodesByCondition: boolean;
   /** The exclude-disruption label is honoured (the NodeDisruptionExclusion gate). */
-  private readonly nodeDisruptionExclusion: boolean;
+  private readonly disruptionExclusion: DisruptionExclusionGates;
   private readonly nodeLister: Lister<Node>;
   private readonly podLister: Lister<Pod>;
   private readonly leaseLister: Lister<Lease>;
@@ -123,7 +124,10 @@ export class NodeLifecycleController extends QueueController {
     this.useTaintBasedEvictions =
       this.options.enableTaintManager && featureEnabled(ctx, 'TaintBasedEvictions');
     this.taintNodesByCondition = featureEnabled(ctx, 'TaintNodesByCondition');
-    this.nodeDisruptionExclusion = featureEnabled(ctx, 'NodeDisruptionExclusion');
+    this.disruptionExclusion = {
+      nodeDisruptionExclusion: featureEnabled(ctx, 'NodeDisruptionExclusion'),
+      legacyNodeRoleBehavior: featureEnabled(ctx, 'LegacyNodeRoleBehavior'),
+    };
     const nodeInformer = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     const leaseInformer = ctx.informers.informerFor<Lease>(RESOURCES.leases);
@@ -319,7 +323,7 @@ export class NodeLifecycleController extends QueueController {
         return;
       }
       const { observedReady, currentReady } = observation;
-      if (!isExcludedFromDisruptionChecks(node, this.nodeDisruptionExclusion)) {
+      if (!isExcludedFromDisruptionChecks(node, this.disruptionExclusion)) {
         const zone = zoneKey(node);
         zoneConditions.set(zone, [...(zoneConditions.get(zone) ?? []), currentReady]);
       }

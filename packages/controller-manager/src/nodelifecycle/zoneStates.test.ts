@@ -31,15 +31,35 @@ describe('zoneKey', () => {
     ).toBe('r:\x00:old');
   });
 
+  const gates = (nodeDisruptionExclusion: boolean, legacyNodeRoleBehavior = false) => ({
+    nodeDisruptionExclusion,
+    legacyNodeRoleBehavior,
+  });
+
   test('the exclude-disruption label, honoured with the NodeDisruptionExclusion gate on', () => {
     const labelled = withLabels({ 'node.kubernetes.io/exclude-disruption': '' });
-    expect(isExcludedFromDisruptionChecks(labelled, true)).toBe(true);
-    expect(isExcludedFromDisruptionChecks(withLabels({}), true)).toBe(false);
+    expect(isExcludedFromDisruptionChecks(labelled, gates(true))).toBe(true);
+    expect(isExcludedFromDisruptionChecks(withLabels({}), gates(true))).toBe(false);
   });
 
   test('the exclude-disruption label is ignored with the NodeDisruptionExclusion gate off', () => {
     const labelled = withLabels({ 'node.kubernetes.io/exclude-disruption': '' });
-    expect(isExcludedFromDisruptionChecks(labelled, false)).toBe(false);
+    expect(isExcludedFromDisruptionChecks(labelled, gates(false))).toBe(false);
+  });
+
+  test.each([
+    ['master', true],
+    ['kube-master', true],
+    ['kube-master-a1b', true],
+    ['master-a1b', true],
+    ['kube-master-a1', false],
+    ['master-1', false],
+    ['masters', false],
+    ['node-1', false],
+  ])('with LegacyNodeRoleBehavior on, %s is a master by name: %s', (name, master) => {
+    const node = { metadata: { name } } as Node;
+    expect(isExcludedFromDisruptionChecks(node, gates(false, true))).toBe(master);
+    expect(isExcludedFromDisruptionChecks(node, gates(false, false))).toBe(false);
   });
 });
 

@@ -23,12 +23,26 @@ export function zoneName(key: string): string {
   return key === '' ? '(no zone)' : key.replace(':\x00:', '/');
 }
 
+/** The feature gates that leave nodes out of zone health. */
+export interface DisruptionExclusionGates {
+  /** The exclude-disruption label counts. */
+  nodeDisruptionExclusion: boolean;
+  /** Nodes named as masters (`…master`, `…master-xyz`) are left out (deprecated). */
+  legacyNodeRoleBehavior: boolean;
+}
+
+/** Whether a node name is a master's by the legacy rule: it ends in `master` or `master-` and 3 more characters. */
+export function legacyIsMasterNode(name: string): boolean {
+  return name.endsWith('master') || (name.length >= 10 && name.slice(0, -3).endsWith('master-'));
+}
+
 /**
- * Whether the node is left out of zone health: it has the exclude-disruption label and the
- * NodeDisruptionExclusion feature gate is on.
+ * Whether the node is left out of zone health: a master by name with the LegacyNodeRoleBehavior gate
+ * on, or labelled exclude-disruption with the NodeDisruptionExclusion gate on.
  */
-export function isExcludedFromDisruptionChecks(node: Node, nodeDisruptionExclusion: boolean): boolean {
-  return nodeDisruptionExclusion && EXCLUDE_DISRUPTION_LABEL in (node.metadata?.labels ?? {});
+export function isExcludedFromDisruptionChecks(node: Node, gates: DisruptionExclusionGates): boolean {
+  if (gates.legacyNodeRoleBehavior && legacyIsMasterNode(node.metadata?.name ?? '')) return true;
+  return gates.nodeDisruptionExclusion && EXCLUDE_DISRUPTION_LABEL in (node.metadata?.labels ?? {});
 }
 
 /**

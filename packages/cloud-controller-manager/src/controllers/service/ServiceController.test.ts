@@ -161,19 +161,22 @@ describe('load balancer hosts', () => {
     { metadata: { name: 'excluded', labels: { [EXCLUDE_LB_LABEL]: '' } } },
     { metadata: { name: 'excluded-alpha', labels: { [ALPHA_EXCLUDE_LB_LABEL]: 'true' } } },
     { metadata: { name: 'leaving', deletionTimestamp: '2026-01-01T00:00:00Z' } },
+    { metadata: { name: 'master', labels: { 'node-role.kubernetes.io/master': '' } } },
   ] as Node[];
+  const names = (serviceNodeExclusion: boolean, legacyNodeRoleBehavior: boolean) =>
+    loadBalancerHosts(nodes, { serviceNodeExclusion, legacyNodeRoleBehavior }).map((n) => n.metadata?.name);
 
   test('leave out deleted nodes and, with ServiceNodeExclusion on, excluded ones', () => {
-    expect(loadBalancerHosts(nodes, true).map((n) => n.metadata?.name)).toEqual(['a', 'b']);
+    expect(names(true, false)).toEqual(['a', 'b', 'master']);
   });
 
   test('keep labelled nodes with ServiceNodeExclusion off', () => {
-    expect(loadBalancerHosts(nodes, false).map((n) => n.metadata?.name)).toEqual([
-      'a',
-      'b',
-      'excluded',
-      'excluded-alpha',
-    ]);
+    expect(names(false, false)).toEqual(['a', 'b', 'excluded', 'excluded-alpha', 'master']);
+  });
+
+  test('leave out nodes labelled as masters with LegacyNodeRoleBehavior on (its default)', () => {
+    expect(names(false, true)).toEqual(['a', 'b', 'excluded', 'excluded-alpha']);
+    expect(names(true, true)).toEqual(['a', 'b']);
   });
 });
 

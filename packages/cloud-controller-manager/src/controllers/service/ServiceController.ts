@@ -27,19 +27,40 @@ export function hasCleanupFinalizer(service: Service): boolean {
   return (service.metadata?.finalizers ?? []).includes(LOAD_BALANCER_CLEANUP_FINALIZER);
 }
 
+/** Nodes labelled with this role are masters, left out of load balancers by the legacy rule. */
+export const MASTER_ROLE_LABEL = 'node-role.kubernetes.io/master';
+
 /** Whether the node has one of the exclude-from-load-balancers labels. */
 function hasExcludeLabel(node: Node): boolean {
   const labels = node.metadata?.labels ?? {};
   return EXCLUDE_LB_LABELS.some((l) => labels[l] !== undefined);
 }
 
+function hasMasterRoleLabel(node: Node): boolean {
+  return (node.metadata?.labels ?? {})[MASTER_ROLE_LABEL] !== undefined;
+}
+
+/** The feature gates that leave nodes out of load balancers. */
+export interface HostExclusionGates {
+  /** The exclude-from-load-balancers labels count. */
+  serviceNodeExclusion: boolean;
+  /** Nodes labelled as masters are left out (deprecated). */
+  legacyNodeRoleBehavior: boolean;
+}
+
 /**
- * The nodes a load balancer sends traffic to, by name: all but deleted ones and, with the
- * ServiceNodeExclusion gate on, those labelled to be excluded.
+ * The nodes a load balancer sends traffic to, by name: all but deleted ones, with the
+ * ServiceNodeExclusion gate on those labelled to be excluded, and with the LegacyNodeRoleBehavior gate
+ * on those labelled as masters.
  */
-export function loadBalancerHosts(nodes: readonly Node[], serviceNodeExclusion: boolean): Node[] {
+export function loadBalancerHosts(nodes: readonly Node[], gates: HostExclusionGates): Node[] {
   return nodes
-    .filter((n) => !n.metadata?.deletionTimestamp && !(serviceNodeExclusion && hasExcludeLabel(n)))
+    .filter(
+      (n) =>
+        !n.metadata?.deletionTimestamp &&
+        !(gates.serviceNodeExclusion && hasExcludeLabel(n)) &&
+        !(gates.legacyNodeRoleBehavior && hasMasterRoleLabel(n)),
+    )
     .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
@@ -48,6 +69,7 @@ function hostAttributes(node: Node): string {
   return JSON.stringify([
     node.status?.addresses ?? [],
     hasExcludeLabel(node),
+    hasMasterRoleLabel(node),
     !!node.metadata?.deletionTimestamp,
   ]);
 }
@@ -76,8 +98,8 @@ export class ServiceController extends QueueController {
   private readonly client: TypedClient<Service>;
   private readonly applied = new Map<string, Applied>();
   private lastHosts = '';
-  /** The exclude-from-load-balancers labels are honoured (the ServiceNodeExclusion gate). */
-  private readonly serviceNodeExclusion: boolean;
+  /** Which labels leave nodes out (the ServiceNodeExclusion and LegacyNodeRoleBehavior gates). */
+  private readonly hostExclusion: HostExclusionGates;
   /** Load balancers are guarded by the cleanup finalizer (the ServiceLoadBalancerFinalizer gate). */
   private readonly useFinalizer: boolean;
 
@@ -86,7 +108,10 @@ export class ServiceController extends QueueController {
     private readonly lb: LoadBalancer,
   ) {
     super('service', ctx);
-    this.serviceNodeExclusion = featureEnabled(ctx, 'ServiceNodeExclusion');
+    this.hostExclusion = {
+      serviceNodeExclusion: featureEnabled(ctx, 'ServiceNodeExclusion'),
+      legacyNodeRoleBehavior: featureEnabled(ctx, 'LegacyNodeRoleBehavior'),
+    };
     this.useFinalizer = featureEnabled(ctx, 'ServiceLoadBalancerFinalizer');
     this.client = clientFor(ctx.client, ServiceKind);
     this.services = ctx.informers.informerFor<Service>(SERVICES);
@@ -110,7 +135,7 @@ export class ServiceController extends QueueController {
   }
 
   private hosts(): Node[] {
-    return loadBalancerHosts(this.nodeInformer.lister().list(), this.serviceNodeExclusion);
+    return loadBalancerHosts(this.nodeInformer.lister().list(), this.hostExclusion);
   }
 
   /** When the set of hosts changed, every load balancer is brought up to date. */
