@@ -176,3 +176,10 @@ export { buildSchedulerConfig, parseProfiles, type SchedulerConfiguration } from
 export { NOTICE_ONLY_FLAGS, configFileOnlyFlags, orchSchedulerFlagSets } from './app/schedulerFlags';
 export { restClientFor, runScheduler } from './app/runScheduler';
 export { schedulerDaemon } from './app/schedulerDaemon';
+export {
+  ERR_CONSTRAINTS_NOT_MATCH,
+  ERR_NODE_LABEL_NOT_MATCH,
+  EVEN_PODS_SPREAD,
+  POD_TOPOLOGY_SPREAD,
+  PodTopologySpread,
+} from './plugins/podtopologyspread/podTopologySpread';

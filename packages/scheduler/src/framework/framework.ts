@@ -108,7 +108,7 @@ export class Framework implements FrameworkHandle {
     this.profileName = profile.schedulerName;
     this.client = deps.client;
     this.metrics = deps.metrics ?? NO_METRICS;
-    const defaults = defaultPlugins();
+    const defaults = defaultPlugins((name) => this.featureEnabled(name));
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
     const instances = new Map<string, Plugin>();
     const resolved = {} as Record<ExtensionPoint, { plugin: Plugin; weight: number }[]>;

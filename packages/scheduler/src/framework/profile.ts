@@ -37,8 +37,18 @@ export interface ProfileConfig {
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
-/** The default plugins of every extension point (Kubernetes' defaults, restricted to the built-in set). */
-export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
+/**
+ * The default plugins of every extension point (Kubernetes' defaults, restricted to the built-in set);
+ * PodTopologySpread only with the EvenPodsSpread feature gate on.
+ */
+export function defaultPlugins(
+  featureEnabled: (name: string) => boolean = () => false,
+): Record<ExtensionPoint, PluginRef[]> {
+  const spread = featureEnabled('EvenPodsSpread');
+  const topologySpread = (weight?: number): PluginRef[] =>
+    spread
+      ? [weight === undefined ? { name: 'PodTopologySpread' } : { name: 'PodTopologySpread', weight }]
+      : [];
   return {
     queueSort: [{ name: 'PrioritySort' }],
     preFilter: [
@@ -46,6 +56,7 @@ export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
       { name: 'NodePorts' },
       { name: 'InterPodAffinity' },
       { name: 'NodeAffinity' },
+      ...topologySpread(),
     ],
     filter: [
       { name: 'NodeUnschedulable' },
@@ -55,15 +66,17 @@ export function defaultPlugins(): Record<ExtensionPoint, PluginRef[]> {
       { name: 'NodeAffinity' },
       { name: 'TaintToleration' },
       { name: 'InterPodAffinity' },
+      ...topologySpread(),
     ],
     postFilter: [{ name: 'DefaultPreemption' }],
-    preScore: [{ name: 'InterPodAffinity' }, { name: 'TaintToleration' }],
+    preScore: [{ name: 'InterPodAffinity' }, ...topologySpread(), { name: 'TaintToleration' }],
     score: [
       { name: 'NodeResourcesBalancedAllocation', weight: 1 },
       { name: 'InterPodAffinity', weight: 1 },
       { name: 'NodeResourcesLeastAllocated', weight: 1 },
       { name: 'NodeAffinity', weight: 1 },
       { name: 'TaintToleration', weight: 1 },
+      ...topologySpread(2),
     ],
     reserve: [],
     permit: [],

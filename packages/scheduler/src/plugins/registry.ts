@@ -21,6 +21,7 @@ import {
   NodeResourcesBalancedAllocation,
 } from './noderesourcesbalancedallocation/nodeResourcesBalancedAllocation';
 import { NODE_UNSCHEDULABLE, NodeUnschedulable } from './nodeunschedulable/nodeUnschedulable';
+import { POD_TOPOLOGY_SPREAD, PodTopologySpread } from './podtopologyspread/podTopologySpread';
 import { PRIORITY_SORT, PrioritySort } from './prioritysort/prioritySort';
 import { TAINT_TOLERATION, TaintToleration } from './tainttoleration/taintToleration';
 
@@ -51,6 +52,7 @@ export function inTreeRegistry(): PluginRegistry {
       NODE_RESOURCES_BALANCED_ALLOCATION,
       (_args, handle) => new NodeResourcesBalancedAllocation(handle.featureEnabled(POD_OVERHEAD)),
     ],
+    [POD_TOPOLOGY_SPREAD, (_args, handle) => new PodTopologySpread(handle)],
     [DEFAULT_BINDER, (_args, handle) => new DefaultBinder(handle)],
     [DEFAULT_PREEMPTION, (args, handle) => new DefaultPreemption(args, handle)],
   ]);
