@@ -4,7 +4,9 @@ export {
   nodeNames,
   parseKeyValues,
   parseTaints,
+  POD_RUNTIME_MODES,
   type NodeAgentConfiguration,
+  type PodRuntimeMode,
 } from './app/nodeAgentConfig';
 export { nodeAgentFlagSets } from './app/nodeAgentFlags';
 export { nodeAgentDaemon } from './app/nodeAgentDaemon';
@@ -39,7 +41,19 @@ export {
   type PodTimelineOptions,
   type SimulatedPodStatus,
 } from './runtime/podTimeline';
+export type { PodRunner } from './runtime/PodRunner';
 export { PodRuntime, type PodRuntimeOptions } from './runtime/PodRuntime';
+export {
+  NO_COMMAND_MESSAGE,
+  ProcessPodRuntime,
+  TERMINATION_MESSAGE_PATH_ENV,
+  containerLogPath,
+  podDir,
+  type ProcessPodRuntimeOptions,
+} from './runtime/process/ProcessPodRuntime';
+export { buildEnv, ContainerConfigError, type EnvSources } from './runtime/process/buildEnv';
+export { criLogText } from './runtime/process/ContainerLog';
+export { expandEnv } from './runtime/process/expandEnv';
 export { DueQueue, type DueQueueOptions } from './scheduling/DueQueue';
 export { FakeClock, realClock, type Clock } from './scheduling/Clock';
 export { nextSlot, staggerOffset } from './scheduling/stagger';

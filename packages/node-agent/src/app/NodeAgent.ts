@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { LeaseKind, NodeKind, PodKind, type Pod } from '@orch/api';
+import { ConfigMapKind, LeaseKind, NodeKind, PodKind, SecretKind, type Pod } from '@orch/api';
 import {
   clientFor,
   DeletedFinalStateUnknown,
   EventBroadcaster,
+  isNotFound,
   eventSinkFor,
   SharedInformerFactory,
   type EventRecorder,
@@ -13,6 +14,9 @@ import { errorMessage, type Logger } from '@orch/component-base';
 import { NODE_LEASE_NAMESPACE, simulatedNode } from '../node/nodeObjects';
 import { NodeHeartbeats, type HeartbeatKeyKind } from '../node/NodeHeartbeats';
 import { PodRuntime } from '../runtime/PodRuntime';
+import type { PodRunner } from '../runtime/PodRunner';
+import type { EnvSources } from '../runtime/process/buildEnv';
+import { ProcessPodRuntime } from '../runtime/process/ProcessPodRuntime';
 import { realClock, type Clock } from '../scheduling/Clock';
 import { DueQueue } from '../scheduling/DueQueue';
 import { nodeNames, type NodeAgentConfiguration } from './nodeAgentConfig';
@@ -35,7 +39,7 @@ export interface NodeAgentOptions {
  */
 export class NodeAgent {
   readonly heartbeats: NodeHeartbeats;
-  readonly runtime: PodRuntime;
+  readonly runtime: PodRunner;
   readonly queue: DueQueue;
   private readonly factory: SharedInformerFactory;
   private readonly broadcaster: EventBroadcaster | undefined;
@@ -92,16 +96,22 @@ export class NodeAgent {
       ...(recorderFor ? { recorderFor } : {}),
     });
     const byName = new Map(nodes.map((n) => [n.name, n]));
-    this.runtime = new PodRuntime({
+    const common = {
       podClient: clientFor(rest, PodKind),
       queue: this.queue,
       clock,
-      nodeFor: (name) => byName.get(name),
-      startLatencyMs: config.podStartLatencyMs,
-      runDurationMs: config.podRunDurationMs,
+      nodeFor: (name: string) => byName.get(name),
       logger,
       ...(recorderFor ? { recorderFor } : {}),
-    });
+    };
+    this.runtime =
+      config.podRuntime === 'process'
+        ? new ProcessPodRuntime({ ...common, envSources: envSources(rest), rootDir: config.rootDir })
+        : new PodRuntime({
+            ...common,
+            startLatencyMs: config.podStartLatencyMs,
+            runDurationMs: config.podRunDurationMs,
+          });
     this.factory = new SharedInformerFactory(rest, {
       onHandlerError: (err) => logger.error(`pod event handler failed: ${errorMessage(err)}`),
     });
@@ -134,12 +144,13 @@ export class NodeAgent {
     this.heartbeats.start();
     this.factory.start();
     await this.factory.waitForCacheSync();
-    logger.info(`Running ${config.nodes} simulated node(s); pod cache synced`);
+    logger.info(`Running ${config.nodes} simulated node(s), pods ${config.podRuntime}; pod cache synced`);
   }
 
   /** Stops heartbeats and pods (the Nodes stay registered, as the kubelet leaves them). */
   async stop(): Promise<void> {
     await this.queue.stop();
+    await this.runtime.shutdown();
     await this.factory.shutdown();
     await this.broadcaster?.shutdown();
   }
@@ -151,4 +162,17 @@ export class NodeAgent {
     if (kind === 'pod') return this.runtime.handle(rest);
     return this.heartbeats.handle(kind as HeartbeatKeyKind, rest);
   }
+}
+
+/** ConfigMaps and Secrets read through the API, as the kubelet reads them for env. */
+function envSources(rest: RestClient): EnvSources {
+  const orUndefined = <T>(p: Promise<T>): Promise<T | undefined> =>
+    p.catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+  return {
+    configMap: (namespace, name) => orUndefined(clientFor(rest, ConfigMapKind, { namespace }).get(name)),
+    secret: (namespace, name) => orUndefined(clientFor(rest, SecretKind, { namespace }).get(name)),
+  };
 }

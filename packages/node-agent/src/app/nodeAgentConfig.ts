@@ -29,8 +29,15 @@ export interface NodeAgentConfiguration {
   nodeLeaseDurationSeconds: number;
   podStartLatencyMs: number;
   podRunDurationMs: number;
+  /** simulated: status from a timeline; process: containers run as local processes. */
+  podRuntime: PodRuntimeMode;
+  /** The process runtime's directory (logs, termination messages, working directories). */
+  rootDir: string;
   writers: number;
 }
+
+export const POD_RUNTIME_MODES = ['simulated', 'process'] as const;
+export type PodRuntimeMode = (typeof POD_RUNTIME_MODES)[number];
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const QUANTITY_FLAGS = ['node-cpu', 'node-memory', 'node-ephemeral-storage'];
@@ -129,6 +136,13 @@ export function nodeAgentValidators(): FlagValidator[] {
       ['pod-start-latency', 'pod-run-duration']
         .filter((name) => flags.duration(name) < 0)
         .map((name) => `--${name} must not be negative`),
+    (flags) =>
+      (POD_RUNTIME_MODES as readonly string[]).includes(flags.string('pod-runtime'))
+        ? []
+        : [
+            `--pod-runtime: unsupported pod runtime "${flags.string('pod-runtime')}"; use simulated or process`,
+          ],
+    (flags) => (flags.string('root-dir') === '' ? ['--root-dir must not be empty'] : []),
     (flags) => (flags.number('node-writers') < 1 ? ['--node-writers must be at least 1'] : []),
     (flags) => {
       const format = flags.string('logging-format');
@@ -172,6 +186,8 @@ export function buildNodeAgentConfig(flags: ParsedFlags): NodeAgentConfiguration
     nodeLeaseDurationSeconds: flags.number('node-lease-duration-seconds'),
     podStartLatencyMs: flags.duration('pod-start-latency'),
     podRunDurationMs: flags.duration('pod-run-duration'),
+    podRuntime: flags.string('pod-runtime') as PodRuntimeMode,
+    rootDir: flags.string('root-dir'),
     writers: flags.number('node-writers'),
   };
 }

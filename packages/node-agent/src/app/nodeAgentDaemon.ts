@@ -8,7 +8,7 @@ export function nodeAgentDaemon(): DaemonSpec<NodeAgentConfiguration> {
   return {
     name: 'orch-node-agent',
     description:
-      'The orch node agent runs simulated nodes: it registers a Node for each, renews their Leases in orch-node-lease, posts their status, and plays a container runtime for the pods bound to them.',
+      'The orch node agent runs simulated nodes: it registers a Node for each, renews their Leases in orch-node-lease, posts their status, and plays a container runtime for the pods bound to them: simulated, or local processes with --pod-runtime=process.',
     flagSets: nodeAgentFlagSets(),
     validators: nodeAgentValidators(),
     buildConfig: (flags) => buildNodeAgentConfig(flags),

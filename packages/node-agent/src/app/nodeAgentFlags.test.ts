@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseFlags, runDaemon, validateFlags } from '@orch/component-base';
 import { buildNodeAgentConfig, nodeAgentValidators, nodeNames, parseTaints } from './nodeAgentConfig';
 import { nodeAgentDaemon } from './nodeAgentDaemon';
@@ -103,6 +105,22 @@ describe('orch-node-agent flags', () => {
     expect(problems(['--cloud-provider=aws'])).toEqual([
       '--cloud-provider: unsupported cloud provider "aws"; use "external" or ""',
     ]);
+  });
+
+  it('--pod-runtime selects simulated (the default) or process pods, with --root-dir', async () => {
+    expect(config([])).toMatchObject({ podRuntime: 'simulated', rootDir: join(tmpdir(), 'orch-node-agent') });
+    expect(config(['--pod-runtime=process', '--root-dir=/var/tmp/agent'])).toMatchObject({
+      podRuntime: 'process',
+      rootDir: '/var/tmp/agent',
+    });
+    expect(problems(['--pod-runtime=docker'])).toEqual([
+      '--pod-runtime: unsupported pod runtime "docker"; use simulated or process',
+    ]);
+    expect(problems(['--root-dir='])).toEqual(['--root-dir must not be empty']);
+    const { out } = await run(['--help']);
+    expect(out).toMatch(/--pod-runtime string\s+How the pods bound to the nodes run/);
+    expect(out).toContain('ORCH_TERMINATION_MESSAGE_PATH');
+    expect(out).toMatch(/--root-dir string\s+Directory of the process runtime/);
   });
 
   it('rejects bad values with a message naming the flag', async () => {

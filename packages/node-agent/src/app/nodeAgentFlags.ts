@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   clientConnectionFlags,
   featureGateFlags,
@@ -82,6 +84,27 @@ function simulationFlags(): FlagSpec[] {
         'How long the containers of a pod with restartPolicy Never or OnFailure run before they exit. ' +
         `A pod annotated ${SIMULATED_EXIT_CODE_ANNOTATION}: "<n>" exits with code n instead of 0 (n != 0 fails it, ` +
         'and makes restartPolicy Always pods crash-loop).',
+    }),
+    flag({
+      name: 'pod-runtime',
+      type: 'string',
+      default: 'simulated',
+      help:
+        "How the pods bound to the nodes run: 'simulated' (status follows --pod-start-latency and " +
+        "--pod-run-duration; for many nodes) or 'process' (each container runs as a local process: " +
+        'command and args with $(VAR) expansion, env, envFrom, workingDir, init containers, restartPolicy ' +
+        'with crash back-off, probes on 127.0.0.1; stdout and stderr go to ' +
+        '<root-dir>/pods/<namespace>_<name>_<uid>/<container>/<restartCount>.log; a container without workingDir ' +
+        'runs in <container>/workdir there; the process finds the file for its termination message in ' +
+        '$ORCH_TERMINATION_MESSAGE_PATH: <container>/termination-log there when terminationMessagePath is the ' +
+        'default /dev/termination-log, else terminationMessagePath itself; a container with neither command nor ' +
+        'args waits with reason CreateContainerConfigError).',
+    }),
+    flag({
+      name: 'root-dir',
+      type: 'string',
+      default: join(tmpdir(), 'orch-node-agent'),
+      help: 'Directory of the process runtime: container logs, termination messages and working directories.',
     }),
     flag({
       name: 'node-writers',

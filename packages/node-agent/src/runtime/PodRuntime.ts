@@ -5,6 +5,7 @@ import { PodIPAllocator } from '../node/addresses';
 import type { SimulatedNode } from '../node/nodeObjects';
 import type { Clock } from '../scheduling/Clock';
 import type { DueQueue } from '../scheduling/DueQueue';
+import type { PodRunner } from './PodRunner';
 import {
   podDesc,
   simulatePodStatus,
@@ -58,7 +59,7 @@ function olderThan(a: string | undefined, b: string | undefined): boolean {
  * with a deletionTimestamp has its containers stopped and is deleted with grace period 0 and a
  * UID precondition.
  */
-export class PodRuntime {
+export class PodRuntime implements PodRunner {
   private readonly records = new Map<string, PodRecord>();
   private readonly allocators = new Map<string, PodIPAllocator>();
   readonly counts = { statusWrites: 0, deletes: 0, failures: 0 };
@@ -91,6 +92,9 @@ export class PodRuntime {
   }
 
   /** A pod gone from the API. */
+  /** Simulated pods leave nothing running. */
+  async shutdown(): Promise<void> {}
+
   onPodDeleted(pod: Pod): void {
     const uid = pod.metadata?.uid;
     if (!uid) return;

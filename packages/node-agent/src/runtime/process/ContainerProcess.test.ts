@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContainerLog, criLogText } from './ContainerLog';
+import { ContainerProcess } from './ContainerProcess';
+
+describe('ContainerProcess', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-cp-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (argv: string[], env: Record<string, string> = {}) => {
+    const file = join(dir, `${Math.random().toString(36).slice(2)}.log`);
+    const log = new ContainerLog(file);
+    const proc = new ContainerProcess({ argv, env: { PATH: process.env.PATH ?? '', ...env }, cwd: dir, log });
+    return { proc, log, file };
+  };
+
+  it('runs the command with its env and cwd, its output in a CRI log', async () => {
+    const { proc, file, log } = run(
+      ['sh', '-c', 'echo "hello $WHO"; pwd; echo oops >&2; printf partial; exit 3'],
+      {
+        WHO: 'world',
+      },
+    );
+    expect(await proc.exited).toEqual({ exitCode: 3 });
+    const content = readFileSync(file, 'utf8');
+    expect(content).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z stdout F hello world$/m);
+    expect(content).toMatch(/ stderr F oops$/m);
+    expect(criLogText(content).split('\n').sort()).toEqual(
+      ['', 'hello world', dir, 'oops', 'partial'].sort(),
+    );
+    expect(log.tail().toString()).toContain('hello world\n');
+  });
+
+  it('reports a program that cannot start', async () => {
+    const { proc } = run(['no-such-program-here']);
+    expect(await proc.exited).toEqual({
+      exitCode: 128,
+      startError: 'exec: "no-such-program-here": executable file not found in $PATH',
+    });
+  });
+
+  it('kills the whole process group, reporting 128 + the signal', async () => {
+    const { proc } = run(['sh', '-c', 'sleep 30 & sleep 30; echo never']);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(proc.running).toBe(true);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toEqual({ exitCode: 143 });
+  });
+
+  it('kills what the main process leaves behind when it exits', async () => {
+    const { proc, file } = run(['sh', '-c', '(sleep 30; echo orphan) & echo $! ; exit 0']);
+    expect(await proc.exited).toEqual({ exitCode: 0 });
+    const pid = Number(criLogText(readFileSync(file, 'utf8')).trim());
+    // Gone, or a zombie waiting for its new parent to reap it.
+    let state = 'gone';
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.slice(0, 1);
+    } catch {
+      // Gone.
+    }
+    expect(['gone', 'Z']).toContain(state);
+  });
+});

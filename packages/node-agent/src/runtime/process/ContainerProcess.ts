@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
+import type { ContainerLog } from './ContainerLog';
+
+/** How a container's process ended. */
+export interface ContainerExit {
+  /** The exit code; 128 + n for a process killed by signal n, as container runtimes report it. */
+  exitCode: number;
+  /** Set when the process could not be started at all (exit code 128). */
+  startError?: string;
+}
+
+export interface ContainerProcessOptions {
+  /** The program and its arguments. */
+  argv: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+  log: ContainerLog;
+}
+
+/** The message of a process that cannot start, worded as container runtimes word it. */
+function startErrorMessage(argv: readonly string[], err: NodeJS.ErrnoException, cwd: string): string {
+  const program = argv[0] ?? '';
+  if (err.code === 'ENOENT') {
+    return program.includes('/')
+      ? `exec: "${program}": stat ${program}: no such file or directory`
+      : `exec: "${program}": executable file not found in $PATH`;
+  }
+  if (err.code === 'EACCES') return `exec: "${program}": permission denied`;
+  return `exec: "${program}" in ${cwd}: ${err.message}`;
+}
+
+/**
+ * One run of a container: a child process leading its own process group (the container's
+ * processes), stdin closed, stdout and stderr into the container's log. When the main process
+ * exits, whatever else runs in its group is killed, as a container's processes die with it.
+ */
+export class ContainerProcess {
+  readonly exited: Promise<ContainerExit>;
+  private readonly child: ChildProcess;
+  private done = false;
+
+  constructor(opts: ContainerProcessOptions) {
+    const [program, ...args] = opts.argv;
+    this.child = spawn(program ?? '', args, {
+      env: opts.env,
+      cwd: opts.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.on('data', (chunk: Buffer) => opts.log.write('stdout', chunk));
+    this.child.stderr?.on('data', (chunk: Buffer) => opts.log.write('stderr', chunk));
+    this.exited = new Promise<ContainerExit>((resolve) => {
+      let result: ContainerExit | undefined;
+      this.child.on('error', (err: NodeJS.ErrnoException) => {
+        result ??= { exitCode: 128, startError: startErrorMessage(opts.argv, err, opts.cwd) };
+        if (this.child.pid === undefined) this.finish(resolve, result, opts.log);
+      });
+      this.child.on('exit', (code, signal) => {
+        result ??= {
+          exitCode: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0),
+        };
+        this.signalGroup('SIGKILL');
+      });
+      this.child.on('close', () => this.finish(resolve, result ?? { exitCode: 128 }, opts.log));
+    });
+  }
+
+  /** The main process's id; undefined when it did not start. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Whether the process is still running. */
+  get running(): boolean {
+    return (
+      !this.done &&
+      this.child.pid !== undefined &&
+      this.child.exitCode === null &&
+      this.child.signalCode === null
+    );
+  }
+
+  /** Sends `signal` to every process of the container. */
+  kill(signal: NodeJS.Signals): void {
+    if (!this.done) this.signalGroup(signal);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is gone.
+    }
+  }
+
+  private finish(resolve: (exit: ContainerExit) => void, exit: ContainerExit, log: ContainerLog): void {
+    if (this.done) return;
+    this.done = true;
+    void log.close().then(() => resolve(exit));
+  }
+}

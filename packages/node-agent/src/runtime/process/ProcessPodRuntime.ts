@@ -1,0 +1,576 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { formatTime, parseTime, type Container, type ObjectReference, type Pod } from '@orch/api';
+import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
+import { errorMessage, type Logger } from '@orch/component-base';
+import { PodIPAllocator } from '../../node/addresses';
+import type { SimulatedNode } from '../../node/nodeObjects';
+import type { Clock } from '../../scheduling/Clock';
+import type { DueQueue } from '../../scheduling/DueQueue';
+import { CRASH_BACKOFF_MAX_MS, crashBackoffMs, podDesc, type PodRunContext } from '../podTimeline';
+import { buildEnv, ContainerConfigError, invalidEnvKeysMessage, type EnvSources } from './buildEnv';
+import { ContainerLog } from './ContainerLog';
+import { ContainerProcess, type ContainerExit } from './ContainerProcess';
+import { expandAll } from './expandEnv';
+import type { PodRunner } from '../PodRunner';
+import { processPodStatus, type ContainerRunState } from './processPodStatus';
+import { ProbeWorker, type ProbeKind, type ProbeTarget } from './probes';
+import {
+  DEFAULT_TERMINATION_MESSAGE_PATH,
+  readTerminationMessageFile,
+  terminationMessage,
+} from './terminationMessage';
+
+/** The variable that tells a process where to write its termination message. */
+export const TERMINATION_MESSAGE_PATH_ENV = 'ORCH_TERMINATION_MESSAGE_PATH';
+/** PATH of a process when the agent has none (an image's usual one). */
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Why a container with neither command nor args cannot run. */
+export const NO_COMMAND_MESSAGE =
+  'container has neither command nor args: there is no image entrypoint to run in the process runtime';
+/** Retry delay of a container whose configuration (env sources) cannot be read yet. */
+const CONFIG_RETRY_MS = 10_000;
+const STATUS_UPDATE_RETRIES = 5;
+const RETRY_MS = 1_000;
+/** The kubelet's default terminationGracePeriodSeconds. */
+const DEFAULT_GRACE_SECONDS = 30;
+
+export interface ProcessPodRuntimeOptions {
+  podClient: Pick<TypedClient<Pod>, 'get' | 'updateStatus' | 'delete'>;
+  /** Where ConfigMaps and Secrets for env come from. */
+  envSources: EnvSources;
+  queue: DueQueue;
+  clock: Clock;
+  nodeFor: (nodeName: string) => SimulatedNode | undefined;
+  logger: Logger;
+  recorderFor?: (nodeName: string) => EventRecorder;
+  /** The agent's directory: logs, termination messages and default working directories. */
+  rootDir: string;
+  /** Back-off before the restart after the n-th exit (Kubernetes' crash back-off by default). */
+  backoffMs?: (exits: number) => number;
+}
+
+interface Run extends ContainerRunState {
+  spec: Container;
+  init: boolean;
+  proc?: ContainerProcess;
+  /** Settles once the current process's exit is accounted for. */
+  exiting?: Promise<void>;
+  /** Exits counted for the back-off. */
+  exits: number;
+  /** When the container (re)starts; undefined: as soon as it may. */
+  restartAt?: number;
+  /** The container cannot run as specified (no command): never started. */
+  blocked?: boolean;
+  probes: ProbeWorker[];
+}
+
+interface PodRecord {
+  uid: string;
+  node: SimulatedNode;
+  pod: Pod;
+  ctx: PodRunContext;
+  init: Run[];
+  app: Run[];
+  written?: string;
+  /** The pod is being deleted: its processes are being stopped, none restarts. */
+  deleting: boolean;
+  /** Its processes stopped after the deletion. */
+  stopped: boolean;
+  /** A final phase was written: nothing more runs. */
+  finished: boolean;
+  released: boolean;
+}
+
+function isFinal(phase: string | undefined): boolean {
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+function formatBackoff(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  return `${Math.floor(s / 60)}m${s % 60}s`;
+}
+
+/** The directory of a pod's containers under the agent's root: `pods/<namespace>_<name>_<uid>`. */
+export function podDir(rootDir: string, pod: Pod): string {
+  const m = pod.metadata;
+  return path.join(rootDir, 'pods', `${m?.namespace ?? ''}_${m?.name ?? ''}_${m?.uid ?? ''}`);
+}
+
+/** The log of a container's run, in the CRI format: `pods/<ns>_<name>_<uid>/<container>/<restartCount>.log`. */
+export function containerLogPath(rootDir: string, pod: Pod, container: string, restartCount: number): string {
+  return path.join(podDir(rootDir, pod), container, `${restartCount}.log`);
+}
+
+/**
+ * A container runtime that runs the containers of the pods bound to the agent's nodes as local
+ * processes (one process group per container run; see ContainerProcess): init containers one after
+ * the other, each to success, then the app containers; restarts per restartPolicy with Kubernetes'
+ * crash back-off; logs, termination messages and probes. Like PodRuntime, it is fed by the pod
+ * informer and works on key `pod/<uid>` of the agent's DueQueue; status goes through PUT
+ * pods/status. A deleted pod's processes get SIGTERM, SIGKILL after its grace period, and then the
+ * pod is deleted with grace period 0.
+ */
+export class ProcessPodRuntime implements PodRunner {
+  private readonly records = new Map<string, PodRecord>();
+  private readonly allocators = new Map<string, PodIPAllocator>();
+  private shuttingDown = false;
+
+  constructor(private readonly opts: ProcessPodRuntimeOptions) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  onPod(pod: Pod): void {
+    const uid = pod.metadata?.uid;
+    const nodeName = pod.spec?.nodeName;
+    if (!uid || !nodeName || this.shuttingDown) return;
+    let rec = this.records.get(uid);
+    if (!rec) {
+      const node = this.opts.nodeFor(nodeName);
+      if (!node) return;
+      if (isFinal(pod.status?.phase) && !pod.metadata?.deletionTimestamp) return;
+      rec = this.admit(uid, pod, node);
+      this.records.set(uid, rec);
+    } else {
+      const a = pod.metadata?.resourceVersion;
+      const b = rec.pod.metadata?.resourceVersion;
+      const older = a && b && /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) < BigInt(b);
+      if (!older) rec.pod = pod;
+    }
+    this.opts.queue.now(`pod/${uid}`);
+  }
+
+  /** A pod gone from the API: its processes are stopped. */
+  onPodDeleted(pod: Pod): void {
+    const uid = pod.metadata?.uid;
+    if (uid) this.forget(uid);
+  }
+
+  async handle(uid: string): Promise<void> {
+    const rec = this.records.get(uid);
+    if (!rec || this.shuttingDown) return;
+    const key = `pod/${uid}`;
+    try {
+      if (rec.pod.metadata?.deletionTimestamp) return await this.terminate(rec);
+      if (rec.finished) return;
+      await this.reconcile(rec);
+      await this.sync(rec);
+      if (isFinal(rec.pod.status?.phase) && this.runs(rec).every((c) => !c.proc)) {
+        rec.finished = true;
+        this.releaseIP(rec);
+        return;
+      }
+      const next = this.nextWake(rec);
+      if (next !== undefined) this.opts.queue.schedule(key, next);
+    } catch (err) {
+      if (isNotFound(err)) return this.forget(uid);
+      this.opts.logger.v(2).info(`Error syncing pod ${podName(rec.pod)}: ${errorMessage(err)}`);
+      this.opts.queue.schedule(key, this.opts.clock.now() + RETRY_MS);
+    }
+  }
+
+  /** Stops every process (the agent is stopping): SIGTERM, then SIGKILL after `graceMs`. */
+  async shutdown(graceMs = 5_000): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.records.values()].map((rec) => this.stopProcesses(rec, graceMs, false)));
+  }
+
+  private runs(rec: PodRecord): Run[] {
+    return [...rec.init, ...rec.app];
+  }
+
+  private admit(uid: string, pod: Pod, node: SimulatedNode): PodRecord {
+    const startTime = pod.status?.startTime;
+    const acceptedAt = startTime ? parseTime(startTime) : this.opts.clock.now();
+    let podIP = node.internalIP;
+    if (!pod.spec?.hostNetwork) {
+      let allocator = this.allocators.get(node.name);
+      if (!allocator) {
+        allocator = new PodIPAllocator(node.podCIDR);
+        this.allocators.set(node.name, allocator);
+      }
+      const previous = pod.status?.podIP;
+      podIP = previous && allocator.claim(previous) ? previous : (allocator.allocate() ?? node.internalIP);
+    }
+    const hasInit = (pod.spec?.initContainers ?? []).length > 0;
+    const run = (spec: Container, init: boolean): Run => {
+      const old = (init ? pod.status?.initContainerStatuses : pod.status?.containerStatuses)?.find(
+        (s) => s.name === spec.name,
+      );
+      const done = init && old?.state?.terminated?.exitCode === 0;
+      return {
+        spec,
+        init,
+        name: spec.name,
+        image: spec.image ?? '',
+        restartCount: old?.restartCount ?? 0,
+        state: done
+          ? old.state!
+          : { waiting: { reason: init || hasInit ? 'PodInitializing' : 'ContainerCreating' } },
+        lastState: old?.lastState ?? {},
+        ...(old?.containerID ? { containerID: old.containerID } : {}),
+        ready: done,
+        started: false,
+        exits: 0,
+        probes: [],
+      };
+    };
+    return {
+      uid,
+      node,
+      pod,
+      ctx: { acceptedAt, podIP, hostIP: node.internalIP },
+      init: (pod.spec?.initContainers ?? []).map((c) => run(c, true)),
+      app: (pod.spec?.containers ?? []).map((c) => run(c, false)),
+      deleting: false,
+      stopped: false,
+      finished: isFinal(pod.status?.phase),
+      released: false,
+    };
+  }
+
+  /** Starts the containers due: the next init container, or every app container not running. */
+  private async reconcile(rec: PodRecord): Promise<void> {
+    const now = this.opts.clock.now();
+    const due = (c: Run) => !c.proc && !c.blocked && (c.restartAt === undefined || now >= c.restartAt);
+    for (const c of rec.init) {
+      if (c.state.terminated?.exitCode === 0) continue;
+      if (c.state.terminated || !due(c)) return;
+      return this.start(rec, c);
+    }
+    for (const c of rec.app) {
+      if (c.state.terminated || !due(c)) continue;
+      await this.start(rec, c);
+    }
+  }
+
+  /** The earliest time a container waits for. */
+  private nextWake(rec: PodRecord): number | undefined {
+    const times = this.runs(rec)
+      .filter((c) => !c.proc && c.restartAt !== undefined)
+      .map((c) => c.restartAt!);
+    return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  private async start(rec: PodRecord, c: Run): Promise<void> {
+    const { clock } = this.opts;
+    const pod = rec.pod;
+    c.restartAt = undefined;
+    let env;
+    try {
+      env = await buildEnv(pod, c.spec, this.opts.envSources, rec.ctx);
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      return this.cannotStart(rec, c, 'CreateContainerConfigError', err.message, true);
+    }
+    for (const invalid of env.invalid) {
+      this.event(
+        rec,
+        c.name,
+        'Warning',
+        'InvalidEnvironmentVariableNames',
+        invalidEnvKeysMessage(pod.metadata?.namespace ?? '', invalid),
+      );
+    }
+    const argv = [...expandAll(c.spec.command ?? [], env.env), ...expandAll(c.spec.args ?? [], env.env)];
+    if (argv.length === 0)
+      return this.cannotStart(rec, c, 'CreateContainerConfigError', NO_COMMAND_MESSAGE, false);
+
+    const dir = path.join(podDir(this.opts.rootDir, pod), c.name);
+    const cwd = c.spec.workingDir || path.join(dir, 'workdir');
+    const ownFile =
+      (c.spec.terminationMessagePath ?? DEFAULT_TERMINATION_MESSAGE_PATH) ===
+      DEFAULT_TERMINATION_MESSAGE_PATH;
+    const messageFile = ownFile ? path.join(dir, 'termination-log') : c.spec.terminationMessagePath!;
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(cwd, { recursive: true });
+      if (ownFile) await fs.rm(messageFile, { force: true });
+    } catch (err) {
+      return this.cannotStart(rec, c, 'CreateContainerError', errorMessage(err), true);
+    }
+    if (c.containerID) c.restartCount++;
+    const processEnv: Record<string, string> = {
+      PATH: process.env.PATH || DEFAULT_PATH,
+      HOSTNAME: pod.spec?.hostname || (pod.metadata?.name ?? ''),
+      [TERMINATION_MESSAGE_PATH_ENV]: messageFile,
+      ...Object.fromEntries(env.env),
+    };
+    const startedAt = clock.now();
+    const log = new ContainerLog(path.join(dir, `${c.restartCount}.log`));
+    const proc = new ContainerProcess({ argv, env: processEnv, cwd, log });
+    c.proc = proc;
+    c.blocked = false;
+    c.containerID = `orch-process://${createHash('sha256').update(`${rec.uid}/${c.name}/${c.restartCount}/${randomUUID()}`).digest('hex')}`;
+    c.state = { running: { startedAt: formatTime(startedAt) } };
+    c.started = !c.init && !c.spec.startupProbe;
+    c.ready = !c.init && !c.spec.readinessProbe && c.started;
+    this.event(rec, c.name, 'Normal', 'Created', `Created container ${c.name}`);
+    if (proc.pid !== undefined) this.event(rec, c.name, 'Normal', 'Started', `Started container ${c.name}`);
+    if (!c.init && proc.pid !== undefined)
+      this.startProbes(rec, c, { container: c.spec, env: processEnv, cwd, host: '127.0.0.1' }, startedAt);
+    c.exiting = proc.exited.then((exit) =>
+      this.onExit(rec, c, proc, exit, { startedAt, messageFile, sinceMs: ownFile ? 0 : startedAt, log }),
+    );
+  }
+
+  /** A container that cannot be started (yet): waiting with `reason`, retried later when `retry`. */
+  private cannotStart(rec: PodRecord, c: Run, reason: string, message: string, retry: boolean): void {
+    const was = c.state.waiting;
+    c.state = { waiting: { reason, message } };
+    c.ready = false;
+    c.started = false;
+    c.blocked = !retry;
+    c.restartAt = retry ? this.opts.clock.now() + CONFIG_RETRY_MS : undefined;
+    if (was?.reason !== reason || was.message !== message)
+      this.event(rec, c.name, 'Warning', 'Failed', `Error: ${message}`);
+  }
+
+  private startProbes(rec: PodRecord, c: Run, target: ProbeTarget, startedAt: number): void {
+    const kinds: [ProbeKind, Container['livenessProbe']][] = [
+      ['startup', c.spec.startupProbe],
+      ['liveness', c.spec.livenessProbe],
+      ['readiness', c.spec.readinessProbe],
+    ];
+    const label = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' };
+    const changed = () => this.opts.queue.now(`pod/${rec.uid}`);
+    for (const [kind, probe] of kinds) {
+      if (!probe) continue;
+      c.probes.push(
+        new ProbeWorker({
+          kind,
+          probe,
+          target,
+          clock: this.opts.clock,
+          startedAt,
+          gate: () => kind === 'startup' || c.started,
+          onFailure: (message) =>
+            this.event(rec, c.name, 'Warning', 'Unhealthy', `${label[kind]} probe failed: ${message}`),
+          onResult: (success) => {
+            if (kind === 'readiness') {
+              c.ready = success && c.started;
+            } else if (kind === 'startup' && success) {
+              c.started = true;
+              c.ready = !c.spec.readinessProbe;
+            } else if (!success) {
+              this.event(
+                rec,
+                c.name,
+                'Normal',
+                'Killing',
+                `Container ${c.name} failed ${kind} probe, will be restarted`,
+              );
+              for (const w of c.probes) w.stop();
+              void this.kill(c, this.graceMs(rec.pod, false));
+            }
+            changed();
+          },
+        }),
+      );
+    }
+  }
+
+  private async onExit(
+    rec: PodRecord,
+    c: Run,
+    proc: ContainerProcess,
+    exit: ContainerExit,
+    run: { startedAt: number; messageFile: string; sinceMs: number; log: ContainerLog },
+  ): Promise<void> {
+    if (c.proc !== proc) return;
+    for (const w of c.probes) w.stop();
+    c.probes = [];
+    const finishedAt = this.opts.clock.now();
+    if (exit.startError) this.event(rec, c.name, 'Warning', 'Failed', `Error: ${exit.startError}`);
+    const fileMessage = exit.startError ? '' : await readTerminationMessageFile(run.messageFile, run.sinceMs);
+    const message =
+      exit.startError ??
+      terminationMessage({
+        fileMessage,
+        policy: c.spec.terminationMessagePolicy,
+        exitCode: exit.exitCode,
+        logTail: run.log.tail(),
+      });
+    const terminated = {
+      exitCode: exit.exitCode,
+      reason: exit.startError ? 'StartError' : exit.exitCode === 0 ? 'Completed' : 'Error',
+      ...(message ? { message } : {}),
+      startedAt: formatTime(run.startedAt),
+      finishedAt: formatTime(finishedAt),
+      ...(c.containerID ? { containerID: c.containerID } : {}),
+    };
+    c.proc = undefined;
+    c.started = false;
+    c.ready = c.init && exit.exitCode === 0;
+    // A run longer than twice the longest back-off starts the back-off afresh.
+    c.exits = finishedAt - run.startedAt >= 2 * CRASH_BACKOFF_MAX_MS ? 1 : c.exits + 1;
+    const policy = rec.pod.spec?.restartPolicy ?? 'Always';
+    const failed = exit.exitCode !== 0;
+    const restart =
+      !rec.deleting &&
+      !this.shuttingDown &&
+      (c.init ? failed && policy !== 'Never' : policy === 'Always' || (policy === 'OnFailure' && failed));
+    if (restart) {
+      const delay = (this.opts.backoffMs ?? crashBackoffMs)(c.exits);
+      c.lastState = { terminated };
+      c.restartAt = finishedAt + delay;
+      c.state = {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${formatBackoff(delay)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`,
+        },
+      };
+      this.event(
+        rec,
+        c.name,
+        'Warning',
+        'BackOff',
+        `Back-off restarting failed container ${c.name} in pod ${podDesc(rec.pod)}`,
+      );
+    } else {
+      c.state = { terminated };
+    }
+    this.opts.queue.now(`pod/${rec.uid}`);
+  }
+
+  /** SIGTERM to a container's processes, SIGKILL after `graceMs`; resolves once its exit is recorded. */
+  private async kill(c: Run, graceMs: number): Promise<void> {
+    const proc = c.proc;
+    if (!proc) return;
+    proc.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([proc.exited, killed]);
+    clearTimeout(timer);
+    await c.exiting;
+  }
+
+  /** The grace period of a pod's containers in ms: its deletion's, or its spec's. */
+  private graceMs(pod: Pod, deleting: boolean): number {
+    const seconds =
+      (deleting ? pod.metadata?.deletionGracePeriodSeconds : undefined) ??
+      pod.spec?.terminationGracePeriodSeconds ??
+      DEFAULT_GRACE_SECONDS;
+    return Math.max(0, Number(seconds)) * 1000;
+  }
+
+  private async stopProcesses(rec: PodRecord, graceMs: number, events: boolean): Promise<void> {
+    rec.deleting = true;
+    const running = this.runs(rec).filter((c) => c.proc);
+    for (const c of this.runs(rec)) c.restartAt = undefined;
+    for (const c of running)
+      if (events) this.event(rec, c.name, 'Normal', 'Killing', `Stopping container ${c.name}`);
+    await Promise.all(running.map((c) => this.kill(c, graceMs)));
+  }
+
+  /** A pod being deleted: stops its processes, writes their final status and deletes it. */
+  private async terminate(rec: PodRecord): Promise<void> {
+    const { podClient, clock, queue, logger } = this.opts;
+    if (!rec.deleting) {
+      void this.stopProcesses(rec, this.graceMs(rec.pod, true), true).then(() => {
+        rec.stopped = true;
+        queue.now(`pod/${rec.uid}`);
+      });
+      return;
+    }
+    if (!rec.stopped) return;
+    const pod = rec.pod;
+    const name = pod.metadata?.name ?? '';
+    const namespace = pod.metadata?.namespace;
+    try {
+      if (!rec.finished && this.runs(rec).some((c) => c.containerID)) {
+        try {
+          const status = processPodStatus(pod, rec.init, rec.app, rec.ctx, clock.now(), true);
+          rec.pod = await podClient.updateStatus({ ...pod, status });
+        } catch (err) {
+          if (isNotFound(err)) return this.forget(rec.uid);
+          logger.v(2).info(`Unable to write the final status of pod ${podName(pod)}: ${errorMessage(err)}`);
+        }
+        rec.finished = true;
+      }
+      await podClient.delete(name, { namespace, gracePeriodSeconds: 0, preconditions: { uid: rec.uid } });
+      this.forget(rec.uid);
+    } catch (err) {
+      if (isNotFound(err) || isConflict(err)) return this.forget(rec.uid);
+      logger.v(2).info(`Unable to delete pod ${podName(pod)}: ${errorMessage(err)}`);
+      queue.schedule(`pod/${rec.uid}`, clock.now() + RETRY_MS);
+    }
+  }
+
+  private forget(uid: string): void {
+    const rec = this.records.get(uid);
+    if (!rec) return;
+    this.records.delete(uid);
+    this.opts.queue.cancel(`pod/${uid}`);
+    this.releaseIP(rec);
+    void this.stopProcesses(rec, this.graceMs(rec.pod, true), false).then(() =>
+      fs.rm(podDir(this.opts.rootDir, rec.pod), { recursive: true, force: true }).catch(() => undefined),
+    );
+  }
+
+  private releaseIP(rec: PodRecord): void {
+    if (rec.released) return;
+    rec.released = true;
+    if (!rec.pod.spec?.hostNetwork) this.allocators.get(rec.node.name)?.release(rec.ctx.podIP);
+  }
+
+  /** Writes the pod's status when it changed. */
+  private async sync(rec: PodRecord): Promise<void> {
+    const { clock, podClient } = this.opts;
+    for (let attempt = 1; ; attempt++) {
+      const status = processPodStatus(rec.pod, rec.init, rec.app, rec.ctx, clock.now());
+      const json = JSON.stringify(status);
+      if (json === rec.written || json === JSON.stringify(rec.pod.status ?? {})) {
+        rec.written = json;
+        return;
+      }
+      try {
+        rec.pod = await podClient.updateStatus({ ...rec.pod, status });
+        rec.written = json;
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= STATUS_UPDATE_RETRIES) throw err;
+        rec.pod = await podClient.get(rec.pod.metadata?.name ?? '', {
+          namespace: rec.pod.metadata?.namespace,
+        });
+        if (rec.pod.metadata?.uid !== rec.uid) throw err;
+      }
+    }
+  }
+
+  private event(
+    rec: PodRecord,
+    container: string,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): void {
+    const recorder = this.opts.recorderFor?.(rec.node.name);
+    if (!recorder) return;
+    const pod = rec.pod;
+    const isInit = rec.init.some((c) => c.name === container);
+    const ref: ObjectReference = {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      namespace: pod.metadata?.namespace,
+      name: pod.metadata?.name,
+      uid: pod.metadata?.uid,
+      resourceVersion: pod.metadata?.resourceVersion,
+      fieldPath: `spec.${isInit ? 'initContainers' : 'containers'}{${container}}`,
+    };
+    recorder.event(ref, type, reason, message);
+  }
+}
+
+function podName(pod: Pod): string {
+  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+}
