@@ -24,6 +24,14 @@ export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './cont
 
 // Controllers.
 export { DisruptionController } from './disruption/DisruptionController';
+export {
+  DEFAULT_CPU_UTILIZATION,
+  HorizontalController,
+  type HorizontalControllerOptions,
+  HPA_DEFAULTS,
+} from './podautoscaler/HorizontalController';
+export type { PodMetric, PodMetricsInfo, ResourceMetricsClient } from './podautoscaler/ResourceMetricsClient';
+export { RestMetricsClient } from './podautoscaler/RestMetricsClient';
 export { StatefulSetController } from './statefulset/StatefulSetController';
 export {
   claimMatchesRetentionPolicy,

@@ -65,6 +65,15 @@ const controllerRules: Record<string, PolicyRule[]> = {
     rule(['create'], [''], ['endpoints/restricted']),
   ],
   'generic-garbage-collector': [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])],
+  'horizontal-pod-autoscaler': [
+    rule(['get', 'list', 'watch'], ['autoscaling'], ['horizontalpodautoscalers']),
+    rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+    rule(['get', 'update'], ['*'], ['*/scale']),
+    rule(['list'], [''], ['pods']),
+    // the resource metrics API and the custom metrics API
+    rule(['list'], ['metrics.k8s.io'], ['pods']),
+    rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
+  ],
   'job-controller': [
     rule(['get', 'list', 'watch', 'update', 'patch'], ['batch'], ['jobs']),
     rule(['update', 'patch'], ['batch'], ['jobs/status']),

@@ -38,6 +38,12 @@ export const RESOURCES = {
   deployments: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true },
   jobs: { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true },
   cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true },
+  horizontalpodautoscalers: {
+    group: 'autoscaling',
+    version: 'v1',
+    resource: 'horizontalpodautoscalers',
+    namespaced: true,
+  },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true },
   clusterroles: {
     group: 'rbac.authorization.k8s.io',

@@ -26,6 +26,7 @@ describe('--controllers', () => {
       'disruption',
       'endpoint',
       'garbagecollector',
+      'horizontalpodautoscaling',
       'job',
       'namespace',
       'nodeipam',
@@ -44,7 +45,8 @@ describe('--controllers', () => {
       'ttl',
       'ttl-after-finished',
     ]);
-    expect(notBuilt).toContain('horizontalpodautoscaling');
+    expect(notBuilt).toContain('attachdetach');
+    expect(notBuilt).not.toContain('horizontalpodautoscaling');
     expect(notBuilt).not.toContain('resourcequota');
     expect(notBuilt).not.toContain('statefulset');
     expect(notBuilt).not.toContain('disruption');
@@ -106,7 +108,7 @@ describe('starting controllers', () => {
     const notices: string[] = [];
     const warnings: string[] = [];
     const manager = new ControllerManager({
-      controllers: ['deployment', 'replicaset', 'horizontalpodautoscaling', 'garbagecollector'],
+      controllers: ['deployment', 'replicaset', 'attachdetach', 'garbagecollector'],
       informers,
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
@@ -119,9 +121,7 @@ describe('starting controllers', () => {
             ? 500
             : undefined,
       flagGiven: (flag) =>
-        ['horizontal-pod-autoscaler-sync-period', 'root-ca-file', 'concurrent-deployment-syncs'].includes(
-          flag,
-        ),
+        ['attach-detach-reconcile-sync-period', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
       logger: { info: (m) => notices.push(m), warning: (m) => warnings.push(m), error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
@@ -137,12 +137,12 @@ describe('starting controllers', () => {
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
     expect(notices).toContain(
-      '"horizontalpodautoscaling" is enabled but not built into this controller manager yet; skipping',
+      '"attachdetach" is enabled but not built into this controller manager yet; skipping',
     );
     // a given flag of an enabled but unbuilt controller is named; one of a running controller, or of
     // controllers not enabled, is not
     expect(warnings).toEqual([
-      '--horizontal-pod-autoscaler-sync-period has no effect: it configures "horizontalpodautoscaling", not built into this controller manager yet',
+      '--attach-detach-reconcile-sync-period has no effect: it configures "attachdetach", not built into this controller manager yet',
       '"garbagecollector" is disabled by --enable-collecting=false',
     ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([

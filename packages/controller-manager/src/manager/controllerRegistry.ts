@@ -9,6 +9,7 @@ import { DeploymentController } from '../deployment/DeploymentController';
 import { DisruptionController } from '../disruption/DisruptionController';
 import { EndpointsController } from '../endpoint/EndpointsController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
+import { HorizontalController } from '../podautoscaler/HorizontalController';
 import { JobController } from '../job/JobController';
 import { NamespaceController } from '../namespace/NamespaceController';
 import { startNodeIpam } from '../nodeipam/startNodeIpam';
@@ -141,4 +142,10 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     start: (ctx) => new ClusterRoleAggregationController(ctx),
   },
   ttl: { defaultWorkers: 5, start: (ctx) => new TTLController(ctx) },
+  horizontalpodautoscaling: {
+    syncPeriodFlag: 'horizontal-pod-autoscaler-sync-period',
+    eventComponent: 'horizontal-pod-autoscaler',
+    serviceAccount: 'horizontal-pod-autoscaler',
+    start: (ctx) => new HorizontalController(ctx),
+  },
 };

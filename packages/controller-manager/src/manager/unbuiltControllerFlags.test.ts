@@ -39,18 +39,16 @@ describe('flags of controllers not built yet', () => {
   test('a given flag is reported once, with every unbuilt controller that reads it', () => {
     const given = new Set([
       'attach-detach-reconcile-sync-period',
-      'horizontal-pod-autoscaler-sync-period',
+      'route-reconciliation-period',
       'concurrent-service-syncs',
       'kubeconfig',
     ]);
-    expect(
-      ignoredFlags(['attachdetach', 'horizontalpodautoscaling', 'service'], (f) => given.has(f)),
-    ).toEqual([
+    expect(ignoredFlags(['attachdetach', 'route', 'service'], (f) => given.has(f))).toEqual([
       { flag: 'attach-detach-reconcile-sync-period', controllers: ['attachdetach'] },
-      { flag: 'horizontal-pod-autoscaler-sync-period', controllers: ['horizontalpodautoscaling'] },
+      { flag: 'route-reconciliation-period', controllers: ['route'] },
       { flag: 'concurrent-service-syncs', controllers: ['service'] },
     ]);
-    expect(ignoredFlags(['horizontalpodautoscaling'], () => false)).toEqual([]);
+    expect(ignoredFlags(['route'], () => false)).toEqual([]);
   });
 
   test('the flags of the built serviceaccount-token and nodeipam controllers are never reported', () => {

@@ -6,13 +6,6 @@
 export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]>> = {
   attachdetach: ['attach-detach-reconcile-sync-period', 'disable-attach-detach-reconcile-sync'],
   endpointslice: ['concurrent-service-endpoint-syncs', 'max-endpoints-per-slice'],
-  horizontalpodautoscaling: [
-    'horizontal-pod-autoscaler-cpu-initialization-period',
-    'horizontal-pod-autoscaler-downscale-stabilization',
-    'horizontal-pod-autoscaler-initial-readiness-delay',
-    'horizontal-pod-autoscaler-sync-period',
-    'horizontal-pod-autoscaler-tolerance',
-  ],
   route: ['configure-cloud-routes', 'route-reconciliation-period'],
   service: ['concurrent-service-syncs'],
 };

@@ -7,6 +7,22 @@ import { child, invalid, required as requiredError, type FieldError } from '../.
 import { ageColumn, nameColumn } from '../columns';
 import { CrossVersionObjectReferenceSchema } from './cross-version-object-reference';
 
+/**
+ * The annotation carrying an autoscaling/v1 HorizontalPodAutoscaler's status conditions (AbleToScale,
+ * ScalingActive, ScalingLimited) as a JSON list, as Kubernetes' v1 API carries them: part of the
+ * status, written through the status subresource.
+ */
+export const HPA_CONDITIONS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/conditions';
+
+/** One condition of the conditions annotation (Kubernetes' HorizontalPodAutoscalerCondition). */
+export interface HorizontalPodAutoscalerCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
 /** Lowest minReplicas Kubernetes accepts (scale to zero is behind a feature gate). */
 export const MIN_REPLICAS_LOWER_BOUND = 1;
 

@@ -3,6 +3,7 @@ import { Strategy } from '../strategy';
 import { CertificateSigningRequestStrategy } from './certificate-signing-request-strategy';
 import { CreateOnUpdateStrategy } from './create-on-update-strategy';
 import { DaemonSetStrategy } from './daemon-set-strategy';
+import { HorizontalPodAutoscalerStrategy } from './horizontal-pod-autoscaler-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
 import { PodStrategy } from './pod-strategy';
@@ -21,6 +22,7 @@ const strategies: Record<string, StrategyFactory> = {
   '/nodes': (d) => new NodeStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),
+  'autoscaling/horizontalpodautoscalers': (d) => new HorizontalPodAutoscalerStrategy(d),
   'apps/daemonsets': (d) => new DaemonSetStrategy(d),
   'certificates.k8s.io/certificatesigningrequests': (d) => new CertificateSigningRequestStrategy(d),
   '/endpoints': (d) => new CreateOnUpdateStrategy(d),
