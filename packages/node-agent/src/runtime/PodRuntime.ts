@@ -1,10 +1,11 @@
-import { parseTime, type ObjectReference, type Pod, type PodStatus } from '@orch/api';
+import { parseTime, type Pod, type PodStatus } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
 import { errorMessage, type Logger } from '@orch/component-base';
 import { PodIPAllocator } from '../node/addresses';
 import type { SimulatedNode } from '../node/nodeObjects';
 import type { Clock } from '../scheduling/Clock';
 import type { DueQueue } from '../scheduling/DueQueue';
+import { containerEvent } from './containerEvent';
 import type { PodRunner } from './PodRunner';
 import {
   podDesc,
@@ -267,20 +268,7 @@ export class PodRuntime implements PodRunner {
     reason: string,
     message: string,
   ): void {
-    const recorder = this.opts.recorderFor?.(rec.node.name);
-    if (!recorder) return;
-    const pod = rec.pod;
-    const isInit = (pod.spec?.initContainers ?? []).some((c) => c.name === container);
-    const ref: ObjectReference = {
-      kind: 'Pod',
-      apiVersion: 'v1',
-      namespace: pod.metadata?.namespace,
-      name: pod.metadata?.name,
-      uid: pod.metadata?.uid,
-      resourceVersion: pod.metadata?.resourceVersion,
-      fieldPath: `spec.${isInit ? 'initContainers' : 'containers'}{${container}}`,
-    };
-    recorder.event(ref, type, reason, message);
+    containerEvent(this.opts.recorderFor?.(rec.node.name), rec.pod, container, type, reason, message);
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { formatTime, parseTime, type Container, type ObjectReference, type Pod } from '@orch/api';
+import { formatTime, parseTime, type Container, type Pod } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
 import { errorMessage, type Logger } from '@orch/component-base';
 import { PodIPAllocator } from '../../node/addresses';
@@ -13,6 +13,7 @@ import { buildEnv, ContainerConfigError, invalidEnvKeysMessage, type EnvSources 
 import { ContainerLog } from './ContainerLog';
 import { ContainerProcess, type ContainerExit } from './ContainerProcess';
 import { expandAll } from './expandEnv';
+import { containerEvent } from '../containerEvent';
 import type { PodRunner } from '../PodRunner';
 import { processPodStatus, type ContainerRunState } from './processPodStatus';
 import { ProbeWorker, type ProbeKind, type ProbeTarget } from './probes';
@@ -554,20 +555,7 @@ export class ProcessPodRuntime implements PodRunner {
     reason: string,
     message: string,
   ): void {
-    const recorder = this.opts.recorderFor?.(rec.node.name);
-    if (!recorder) return;
-    const pod = rec.pod;
-    const isInit = rec.init.some((c) => c.name === container);
-    const ref: ObjectReference = {
-      kind: 'Pod',
-      apiVersion: 'v1',
-      namespace: pod.metadata?.namespace,
-      name: pod.metadata?.name,
-      uid: pod.metadata?.uid,
-      resourceVersion: pod.metadata?.resourceVersion,
-      fieldPath: `spec.${isInit ? 'initContainers' : 'containers'}{${container}}`,
-    };
-    recorder.event(ref, type, reason, message);
+    containerEvent(this.opts.recorderFor?.(rec.node.name), rec.pod, container, type, reason, message);
   }
 }
 
