@@ -239,14 +239,7 @@ export class HorizontalController extends QueueController {
       try {
         proposal = await this.replicasForMetrics(w, scale, currentReplicas);
       } catch (err) {
-        this.setStatus(
-          w,
-          currentReplicas,
-          w.status.desiredReplicas,
-          w.status.currentCPUUtilizationPercentage,
-          false,
-        );
-        await this.updateStatusIfNeeded(w, original).catch((e) => this.ctx.logger.error(errorMessage(e)));
+        await this.keepStatusAfterFailure(w, currentReplicas, original);
         this.event(w, 'Warning', 'FailedComputeMetricsReplicas', errorMessage(err));
         throw new Error(
           `failed to compute desired number of replicas based on listed metrics for ${reference}: ${errorMessage(err)}`,
@@ -286,14 +279,7 @@ export class HorizontalController extends QueueController {
           'FailedUpdateScale',
           `the HPA controller was unable to update the target scale: ${message}`,
         );
-        this.setStatus(
-          w,
-          currentReplicas,
-          w.status.desiredReplicas,
-          w.status.currentCPUUtilizationPercentage,
-          false,
-        );
-        await this.updateStatusIfNeeded(w, original).catch((e) => this.ctx.logger.error(errorMessage(e)));
+        await this.keepStatusAfterFailure(w, currentReplicas, original);
         throw new Error(`failed to rescale ${reference}: ${message}`, { cause: err });
       }
       this.condition(
@@ -441,6 +427,22 @@ export class HorizontalController extends QueueController {
   }
 
   /** Writes the status and conditions when they changed (Kubernetes' updateStatusIfNeeded). */
+  /** After a failed attempt: the current count observed, the last desired count kept, no scale time. */
+  private async keepStatusAfterFailure(
+    w: Working,
+    currentReplicas: number,
+    original: { status: Working['status']; conditions: HorizontalPodAutoscalerCondition[] },
+  ): Promise<void> {
+    this.setStatus(
+      w,
+      currentReplicas,
+      w.status.desiredReplicas,
+      w.status.currentCPUUtilizationPercentage,
+      false,
+    );
+    await this.updateStatusIfNeeded(w, original).catch((e) => this.ctx.logger.error(errorMessage(e)));
+  }
+
   private async updateStatusIfNeeded(
     w: Working,
     original: { status: Working['status']; conditions: HorizontalPodAutoscalerCondition[] },
