@@ -37,7 +37,11 @@ Options:
   --cloud-controller-manager-port PORT
                             orch-cloud-controller-manager's HTTPS port (default 10258)
   --scheduler-port PORT     orch-scheduler's HTTPS port (default 10259)
+  --node-agent-port PORT    orch-node-agent's HTTPS port, where the apiserver reads container logs
+                            (default 10250, the kubelet's)
   --feature-gates GATES     feature gates for every daemon, e.g. TTLAfterFinished=true,EvenPodsSpread=true
+  --pod-runtime NAME        how the node agent runs pods: simulated (default) or process (each container
+                            a local process; kubectl logs shows its output)
   -h, --help                this help
 `;
 }
@@ -52,7 +56,9 @@ function parseArgs(argv) {
     controllerManagerPort: 10257,
     cloudControllerManagerPort: 10258,
     schedulerPort: 10259,
+    nodeAgentPort: 10250,
     featureGates: '',
+    podRuntime: 'simulated',
   };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
@@ -83,8 +89,14 @@ function parseArgs(argv) {
       case '--scheduler-port':
         opts.schedulerPort = Number(value());
         break;
+      case '--node-agent-port':
+        opts.nodeAgentPort = Number(value());
+        break;
       case '--feature-gates':
         opts.featureGates = value();
+        break;
+      case '--pod-runtime':
+        opts.podRuntime = value();
         break;
       case '-h':
       case '--help':
@@ -102,8 +114,10 @@ function parseArgs(argv) {
     ['--controller-manager-port', opts.controllerManagerPort],
     ['--cloud-controller-manager-port', opts.cloudControllerManagerPort],
     ['--scheduler-port', opts.schedulerPort],
+    ['--node-agent-port', opts.nodeAgentPort],
   ])
     if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${flag} must be between 1 and 65535`);
+  if (!['simulated', 'process'].includes(opts.podRuntime)) fail('--pod-runtime must be simulated or process');
   if (!['embedded', 'etcd3'].includes(opts.storageBackend))
     fail('--storage-backend must be embedded or etcd3');
   if (opts.storageBackend === 'etcd3' && !opts.etcdServers)
@@ -151,6 +165,9 @@ function daemons(opts, pki) {
     `--tls-cert-file=${pki.files.apiserverCert}`,
     `--tls-private-key-file=${pki.files.apiserverKey}`,
     `--client-ca-file=${pki.files.caCert}`,
+    `--kubelet-client-certificate=${pki.files.kubeletClientCert}`,
+    `--kubelet-client-key=${pki.files.kubeletClientKey}`,
+    '--kubelet-preferred-address-types=InternalIP,Hostname,InternalDNS,ExternalDNS,ExternalIP',
     `--service-account-key-file=${pki.files.serviceAccountPublicKey}`,
     `--service-account-signing-key-file=${pki.files.serviceAccountKey}`,
     '--service-account-issuer=https://orch.default.svc',
@@ -219,8 +236,16 @@ function daemons(opts, pki) {
       args: [
         `--kubeconfig=${pki.kubeconfigs['node-agent']}`,
         `--nodes=${opts.nodes}`,
-        // With the cloud controller manager running, nodes wait for it to initialize them.
-        ...(fs.existsSync(ccmBin) ? ['--cloud-provider=external'] : []),
+        `--pod-runtime=${opts.podRuntime}`,
+        // container logs for the apiserver, which presents a certificate of the cluster CA
+        `--port=${opts.nodeAgentPort}`,
+        '--address=127.0.0.1',
+        '--node-ip=127.0.0.1',
+        `--client-ca-file=${pki.files.caCert}`,
+        `--root-dir=${path.join(opts.dataDir, 'node-agent')}`,
+        // With the cloud controller manager running, nodes wait for it to initialize them (not with
+        // the process runtime, whose nodes report the address of this host).
+        ...(fs.existsSync(ccmBin) && opts.podRuntime !== 'process' ? ['--cloud-provider=external'] : []),
       ],
       ready: undefined,
       nodeOptions: reconcilerOptions,

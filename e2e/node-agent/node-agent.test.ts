@@ -103,7 +103,8 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
       { type: 'InternalIP', address: '172.18.0.2' },
       { type: 'Hostname', address: 'sim-1' },
     ]);
-    expect(n.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
+    // no --port: the agent serves nothing, and says so (kubectl logs needs --port, as npm start gives)
+    expect(n.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(0);
     expect(n.status?.nodeInfo).toMatchObject({
       containerRuntimeVersion: 'orch-sim://1.0',
       operatingSystem: 'linux',

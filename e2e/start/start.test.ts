@@ -20,6 +20,7 @@ interface Ports {
   'controller-manager-port': number;
   'cloud-controller-manager-port': number;
   'scheduler-port': number;
+  'node-agent-port': number;
 }
 
 /** Free loopback ports for the suite, so that it runs beside another on the default ports. */
@@ -29,6 +30,7 @@ async function freePorts(): Promise<Ports> {
     'controller-manager-port': await freePort(),
     'cloud-controller-manager-port': await freePort(),
     'scheduler-port': await freePort(),
+    'node-agent-port': await freePort(),
   };
 }
 

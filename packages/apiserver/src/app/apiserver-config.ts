@@ -50,6 +50,14 @@ export interface APIServerOptions {
   serviceNodePortRange: string;
   /** `--event-ttl`, in seconds. */
   eventTTLSeconds: number;
+  /** The `--kubelet-*` flags: how pods/log reaches the node agents. */
+  kubelet: {
+    clientCertificate: string;
+    clientKey: string;
+    certificateAuthority: string;
+    preferredAddressTypes: string[];
+    timeoutMs: number;
+  };
 }
 
 const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'RBAC']);
@@ -176,5 +184,12 @@ export function apiserverOptions(flags: ParsedFlags): APIServerOptions {
     serviceClusterIPRange: flags.string('service-cluster-ip-range'),
     serviceNodePortRange: flags.string('service-node-port-range'),
     eventTTLSeconds: eventTTL / 1000,
+    kubelet: {
+      clientCertificate: flags.string('kubelet-client-certificate'),
+      clientKey: flags.string('kubelet-client-key'),
+      certificateAuthority: flags.string('kubelet-certificate-authority'),
+      preferredAddressTypes: flags.strings('kubelet-preferred-address-types'),
+      timeoutMs: flags.duration('kubelet-timeout'),
+    },
   };
 }

@@ -107,6 +107,38 @@ export function apiserverFlagSets(): FlagSetSpec[] {
     },
     { name: 'Secure serving', flags: secureServingFlags(defaultSecurePort) },
     {
+      name: 'Kubelet client',
+      flags: [
+        flag({
+          name: 'kubelet-client-certificate',
+          type: 'string',
+          help: 'Path to a client cert file for TLS to the node agents (container logs).',
+        }),
+        flag({
+          name: 'kubelet-client-key',
+          type: 'string',
+          help: 'Path to a client key file for TLS to the node agents.',
+        }),
+        flag({
+          name: 'kubelet-certificate-authority',
+          type: 'string',
+          help: "Path to a cert file for the certificate authority; without it the node agents' serving certificates are not verified.",
+        }),
+        flag({
+          name: 'kubelet-preferred-address-types',
+          type: 'stringList',
+          default: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
+          help: 'List of the preferred NodeAddressTypes to use for kubelet connections.',
+        }),
+        flag({
+          name: 'kubelet-timeout',
+          type: 'duration',
+          default: 5000,
+          help: 'Timeout for kubelet operations.',
+        }),
+      ],
+    },
+    {
       name: 'Authentication',
       flags: [
         flag({

@@ -48,6 +48,17 @@ export async function runAPIServer(ctx: DaemonContext<unknown>): Promise<DaemonH
     serviceNodePortRange: options.serviceNodePortRange,
     timeToLive: { 'event-ttl': options.eventTTLSeconds },
     featureGates: ctx.featureGates,
+    kubeletClient: {
+      ...(options.kubelet.clientCertificate
+        ? { cert: readFileSync(options.kubelet.clientCertificate, 'utf8') }
+        : {}),
+      ...(options.kubelet.clientKey ? { key: readFileSync(options.kubelet.clientKey, 'utf8') } : {}),
+      ...(options.kubelet.certificateAuthority
+        ? { ca: readFileSync(options.kubelet.certificateAuthority, 'utf8') }
+        : {}),
+      preferredAddressTypes: options.kubelet.preferredAddressTypes,
+      timeoutMs: options.kubelet.timeoutMs,
+    },
   });
   // the system namespaces and policy exist, and requests are authenticated, before the port opens
   await server.bootstrap();

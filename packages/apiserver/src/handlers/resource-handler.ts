@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import {
   ScaleKind,
   getAtJSONPath,
@@ -366,7 +367,11 @@ export class ResourceHandler {
     });
     const custom = store.strategy.subresources[info.subresource];
     if (custom) {
-      const { code, object } = await custom(store, this.customRequest(req, scope, warnings));
+      const { code, object, stream } = await custom(store, this.customRequest(req, scope, warnings));
+      if (stream) {
+        sendStream(res, code, stream.contentType, stream.body);
+        return;
+      }
       this.sendObject(req, res, code, object, decl, warnings, pretty);
       return;
     }
@@ -782,4 +787,13 @@ export function notFoundPath(): StatusError {
   e.status.message = 'the server could not find the requested resource';
   e.status.details = {};
   return e;
+}
+
+/** Streams `body` as the answer, each chunk sent as it comes; ends when it ends or the client goes. */
+function sendStream(res: ServerResponse, code: number, contentType: string, body: Readable): void {
+  res.writeHead(code, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  res.on('close', () => body.destroy());
+  body.on('error', () => res.destroy());
+  body.pipe(res);
 }

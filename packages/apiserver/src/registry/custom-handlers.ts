@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { KindDeclaration } from '@orch/api';
 import type { UserInfo } from '../authn/authenticator';
 import type { GenericStore, RequestScope, WriteOptions } from './generic-store';
@@ -19,6 +20,8 @@ export interface CustomRequest {
 export interface CustomResponse {
   code: number;
   object: unknown;
+  /** An answer that is not an object (pods/log): its bytes, streamed as they come, instead of `object`. */
+  stream?: { contentType: string; body: Readable };
 }
 
 /** Serves a kind's own subresource; `store` is the parent kind's store. */

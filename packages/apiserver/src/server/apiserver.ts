@@ -26,8 +26,10 @@ import {
 import { StatusError, toStatusError, statusErrors } from '../errors/status-error';
 import { notFoundPath, ResourceHandler } from '../handlers/resource-handler';
 import { encodeStatus } from '../negotiation/encode';
+import { encodeOpenAPIv2, openAPIv2Format, openAPIv2ProtobufMediaType } from '../openapi/openapiv2-protobuf';
 import { GenericStore, type GenericStoreOptions } from '../registry/generic-store';
-import { strategyFor } from '../registry/strategies';
+import { strategyFor, type StrategyContext } from '../registry/strategies';
+import type { KubeletClientConfig } from '../registry/strategies/pod-log';
 import { ServiceIPAllocator } from '../registry/strategies/service-ip-allocator';
 import { ServiceStorage } from '../registry/strategies/service-storage';
 import { isMutatingVerb, parseRequestInfo, type RequestInfo } from '../request/request-info';
@@ -118,6 +120,8 @@ export interface APIServerConfig {
    * (limit and continue honoured), RemainingItemCount, DryRun and RemoveSelfLink.
    */
   featureGates?: Pick<FeatureGate, 'enabled'>;
+  /** How pods/log reaches the node agents (the `--kubelet-*` flags). */
+  kubeletClient?: KubeletClientConfig;
 }
 
 /** Resolves once `work` is done or found the object already there (409). */
@@ -157,6 +161,8 @@ export class APIServer {
   private readonly inflight: InflightLimiter;
   private server?: https.Server;
   private openapiV2?: Buffer;
+  /** {@link openapiV2} in the protobuf form. */
+  private openapiV2Proto?: Buffer;
   private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
   private ready = false;
   /** The `kubernetes` Service's cluster IP, once bootstrap() has installed the services registry. */
@@ -172,6 +178,8 @@ export class APIServer {
   private readonly preferredMappings = new Map<string, RESTMapping | null>();
   /** Serves the kinds CustomResourceDefinitions declare. */
   private readonly customResources: CustomResourceDefinitions;
+  /** What kind strategies get from the server's configuration. */
+  private readonly strategyContext: StrategyContext = { kubeletClient: () => this.config.kubeletClient };
 
   constructor(readonly config: APIServerConfig) {
     const declarations = config.declarations ?? allKinds;
@@ -313,6 +321,7 @@ export class APIServer {
   private mappingsChanged(): void {
     this.preferredMappings.clear();
     this.openapiV2 = undefined;
+    this.openapiV2Proto = undefined;
     this.openapiV3.clear();
   }
 
@@ -322,10 +331,15 @@ export class APIServer {
     let store = this.stores.get(key);
     if (!store) {
       const storage = this.cachers.get(key) ?? this.storage;
-      store = new GenericStore(storage, strategyFor(mapping.declaration), this.admission, {
-        ...this.storeOptions,
-        ttlSeconds: this.timeToLive(mapping.declaration),
-      });
+      store = new GenericStore(
+        storage,
+        strategyFor(mapping.declaration, this.strategyContext),
+        this.admission,
+        {
+          ...this.storeOptions,
+          ttlSeconds: this.timeToLive(mapping.declaration),
+        },
+      );
       this.stores.set(key, store);
     }
     return store;
@@ -424,7 +438,7 @@ export class APIServer {
       key,
       new GenericStore(
         new ServiceStorage(this.cachers.get(key) ?? this.storage, allocator),
-        strategyFor(services.declaration),
+        strategyFor(services.declaration, this.strategyContext),
         this.admission,
         this.storeOptions,
       ),
@@ -781,18 +795,27 @@ export class APIServer {
   }
 
   private openAPIv2(req: IncomingMessage, res: ServerResponse): void {
-    const accept = req.headers.accept ?? '';
-    if (accept && !/application\/json|\*\/\*|application\/\*/.test(accept)) {
-      throw statusErrors.notAcceptable('only the following media types are accepted: application/json');
+    const format = openAPIv2Format(req.headers.accept);
+    if (!format) {
+      throw statusErrors.notAcceptable(
+        `only the following media types are accepted: application/json, ${openAPIv2ProtobufMediaType}`,
+      );
     }
     this.openapiV2 ??= Buffer.from(
       JSON.stringify(buildOpenAPIv2(this.mapper.all(), this.openAPIInfo(), this.openAPIOptions())),
     );
+    let body = this.openapiV2;
+    if (format === 'protobuf') {
+      // encoded from the JSON document, and forgotten with it when the mappings change
+      this.openapiV2Proto ??= encodeOpenAPIv2(JSON.parse(this.openapiV2.toString('utf8')));
+      body = this.openapiV2Proto;
+    }
     res.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Content-Length': String(this.openapiV2.length),
+      'Content-Type': format === 'protobuf' ? openAPIv2ProtobufMediaType : 'application/json',
+      'Content-Length': String(body.length),
+      Vary: 'Accept',
     });
-    res.end(this.openapiV2);
+    res.end(body);
   }
 
   private groupVersionDoc(path: string): { body: Buffer; hash: string } | undefined {

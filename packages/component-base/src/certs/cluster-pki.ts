@@ -20,6 +20,9 @@ export interface ClusterPKI {
     apiserverKey: string;
     serviceAccountKey: string;
     serviceAccountPublicKey: string;
+    /** The apiserver's client certificate for the node agents (`--kubelet-client-certificate`). */
+    kubeletClientCert: string;
+    kubeletClientKey: string;
   };
   /** Kubeconfig path per identity name. */
   kubeconfigs: Record<string, string>;
@@ -49,6 +52,8 @@ export function ensureClusterPKI(dataDir: string, server: string, servingIPs: st
     apiserverKey: join(pkiDir, 'apiserver.key'),
     serviceAccountKey: join(pkiDir, 'sa.key'),
     serviceAccountPublicKey: join(pkiDir, 'sa.pub'),
+    kubeletClientCert: join(pkiDir, 'apiserver-kubelet-client.crt'),
+    kubeletClientKey: join(pkiDir, 'apiserver-kubelet-client.key'),
   };
   const kubeconfigs = Object.fromEntries(
     Object.keys(clusterIdentities).map((n) => [n, join(dataDir, `${n}.kubeconfig`)]),
@@ -85,6 +90,16 @@ export function ensureClusterPKI(dataDir: string, server: string, servingIPs: st
       write(join(pkiDir, `${name}.crt`), client.cert, 0o644);
       write(join(pkiDir, `${name}.key`), client.key);
     }
+  }
+  if (!existsSync(files.kubeletClientCert) || !existsSync(files.kubeletClientKey)) {
+    // made for a cluster of an earlier version too: its CA signs it
+    const signer = { cert: readFileSync(files.caCert, 'utf8'), key: readFileSync(files.caKey, 'utf8') };
+    const client = issueCertificate(
+      { commonName: 'orch-apiserver-kubelet-client', organizations: ['system:masters'], usage: 'client' },
+      signer,
+    );
+    write(files.kubeletClientCert, client.cert, 0o644);
+    write(files.kubeletClientKey, client.key);
   }
   const ca = readFileSync(files.caCert, 'utf8');
   for (const [name, subject] of Object.entries(clusterIdentities)) {

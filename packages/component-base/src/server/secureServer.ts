@@ -40,6 +40,8 @@ export interface SecureServerOptions {
   version?: VersionInfo;
   /** Extra exact-path routes. */
   routes?: Readonly<Record<string, RouteHandler>>;
+  /** Extra routes serving every path that starts with their key (`/containerLogs/`). */
+  prefixRoutes?: Readonly<Record<string, RouteHandler>>;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
@@ -153,6 +155,12 @@ export class SecureServer {
     if (extra) {
       await extra(req, res, url);
       return;
+    }
+    for (const [prefix, handler] of Object.entries(this.options.prefixRoutes ?? {})) {
+      if (path.startsWith(prefix)) {
+        await handler(req, res, url);
+        return;
+      }
     }
     switch (path) {
       case '/metrics':

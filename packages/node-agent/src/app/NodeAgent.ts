@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
 import { ConfigMapKind, LeaseKind, NodeKind, PodKind, SecretKind, type Pod } from '@orch/api';
 import {
   clientFor,
@@ -57,6 +58,11 @@ export class NodeAgent {
         version: opts.version,
         bootID,
         externalCloudProvider: config.externalCloudProvider,
+        kubeletPort: config.server.port,
+        // the process runtime's containers run on this host: the nodes report where it is reached
+        ...(config.podRuntime === 'process'
+          ? { host: { ip: hostIP(config.nodeIP), hostname: hostname() } }
+          : {}),
       }),
     );
     this.broadcaster =
@@ -162,6 +168,16 @@ export class NodeAgent {
     if (kind === 'pod') return this.runtime.handle(rest);
     return this.heartbeats.handle(kind as HeartbeatKeyKind, rest);
   }
+}
+
+/** --node-ip, else the first non-loopback IPv4 address of this host (as the kubelet picks), else 127.0.0.1. */
+function hostIP(nodeIP: string): string {
+  if (nodeIP !== '') return nodeIP;
+  return (
+    Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && !a.internal && a.family === 'IPv4')?.address ?? '127.0.0.1'
+  );
 }
 
 /** ConfigMaps and Secrets read through the API, as the kubelet reads them for env. */

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseQuantity, type Taint } from '@orch/api';
 import {
   clientConnectionOptionsFromFlags,
@@ -34,6 +35,10 @@ export interface NodeAgentConfiguration {
   /** The process runtime's directory (logs, termination messages, working directories). */
   rootDir: string;
   writers: number;
+  /** The agent's HTTPS server (--address, --port, --client-ca-file, --tls-*). */
+  server: { bindAddress: string; port: number; clientCAFile: string; certFile: string; keyFile: string };
+  /** --node-ip: the host's address the process runtime's nodes report (empty: picked). */
+  nodeIP: string;
 }
 
 export const POD_RUNTIME_MODES = ['simulated', 'process'] as const;
@@ -144,6 +149,16 @@ export function nodeAgentValidators(): FlagValidator[] {
           ],
     (flags) => (flags.string('root-dir') === '' ? ['--root-dir must not be empty'] : []),
     (flags) => (flags.number('node-writers') < 1 ? ['--node-writers must be at least 1'] : []),
+    (flags) =>
+      flags.number('port') < 0 || flags.number('port') > 65535 ? ['--port must be between 0 and 65535'] : [],
+    (flags) =>
+      ['address', 'node-ip']
+        .filter((name) => flags.string(name) !== '' && isIP(flags.string(name)) === 0)
+        .map((name) => `--${name}: invalid IP address "${flags.string(name)}"`),
+    (flags) =>
+      (flags.string('tls-cert-file') === '') !== (flags.string('tls-private-key-file') === '')
+        ? ['--tls-cert-file and --tls-private-key-file must be given together']
+        : [],
     (flags) => {
       const format = flags.string('logging-format');
       return format === 'text' || format === 'json'
@@ -189,6 +204,14 @@ export function buildNodeAgentConfig(flags: ParsedFlags): NodeAgentConfiguration
     podRuntime: flags.string('pod-runtime') as PodRuntimeMode,
     rootDir: flags.string('root-dir'),
     writers: flags.number('node-writers'),
+    server: {
+      bindAddress: flags.string('address'),
+      port: flags.number('port'),
+      clientCAFile: flags.string('client-ca-file'),
+      certFile: flags.string('tls-cert-file'),
+      keyFile: flags.string('tls-private-key-file'),
+    },
+    nodeIP: flags.string('node-ip'),
   };
 }
 

@@ -115,6 +115,47 @@ function simulationFlags(): FlagSpec[] {
   ];
 }
 
+function serverFlags(): FlagSpec[] {
+  return [
+    flag({
+      name: 'port',
+      type: 'int32',
+      default: 0,
+      help:
+        'The port of the HTTPS server the nodes share (container logs at /containerLogs/<namespace>/<pod>/<container>), ' +
+        "reported as each node's kubelet endpoint; 0, the default, serves nothing (npm start serves it on the " +
+        "kubelet's port, 10250), so that agents of several clusters may run on one machine.",
+    }),
+    flag({
+      name: 'address',
+      type: 'string',
+      default: '0.0.0.0',
+      help: 'The IP address the server listens on (0.0.0.0 or :: for all interfaces).',
+    }),
+    flag({
+      name: 'node-ip',
+      type: 'string',
+      help:
+        "With --pod-runtime=process: the IP address of this host, reported as the nodes' InternalIP (their " +
+        'Hostname address is the host name), where the apiserver reaches the server; default the first non-loopback ' +
+        'IPv4 address, else 127.0.0.1. Simulated nodes report simulated addresses.',
+    }),
+    flag({
+      name: 'client-ca-file',
+      type: 'string',
+      help:
+        'Requests with a client certificate signed by an authority in this file are authenticated as its common ' +
+        'name; every other request is refused (401).',
+    }),
+    flag({
+      name: 'tls-cert-file',
+      type: 'string',
+      help: 'x509 certificate of the server; when neither it nor the key is given, a self-signed pair is generated.',
+    }),
+    flag({ name: 'tls-private-key-file', type: 'string', help: 'The key of --tls-cert-file.' }),
+  ];
+}
+
 function heartbeatFlags(): FlagSpec[] {
   return [
     flag({
@@ -150,6 +191,7 @@ export function nodeAgentFlagSets(): FlagSetSpec[] {
   return [
     { name: 'Simulation', flags: simulationFlags() },
     { name: 'Heartbeat', flags: heartbeatFlags() },
+    { name: 'Server', flags: serverFlags() },
     { name: 'Client connection', flags: nodeAgentClientFlags() },
     { name: 'Feature gate', flags: featureGateFlags() },
     { name: 'Logs', flags: loggingFlags() },

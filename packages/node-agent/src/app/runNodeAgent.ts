@@ -1,6 +1,7 @@
 import { buildConfigFromFlags, RestClient } from '@orch/client';
 import { version, type DaemonContext, type DaemonHandle } from '@orch/component-base';
 import type { NodeAgentConfiguration } from './nodeAgentConfig';
+import { NodeServer } from '../server/NodeServer';
 import { NodeAgent } from './NodeAgent';
 
 /** The API client from --kubeconfig/--master and the --orch-api-* flags. */
@@ -32,15 +33,21 @@ export async function runNodeAgent(ctx: DaemonContext<NodeAgentConfiguration>): 
     },
     ['readyz'],
   );
+  const { server: serving } = ctx.config;
+  const server =
+    serving.port > 0 ? new NodeServer({ ...serving, runtime: agent.runtime, logger: ctx.logger }) : undefined;
   try {
+    await server?.start();
     await agent.start();
   } catch (err) {
+    await server?.close();
     await agent.stop();
     rest.close();
     throw err;
   }
   return {
     stop: async () => {
+      await server?.close();
       await agent.stop();
       rest.close();
     },

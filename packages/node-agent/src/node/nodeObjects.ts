@@ -32,6 +32,10 @@ export interface SimulatedNode {
   bootID: string;
   /** The addresses are the cloud's once registered (--cloud-provider=external). */
   externalCloudProvider: boolean;
+  /** The port of the agent's server, reported as the kubelet endpoint. */
+  kubeletPort: number;
+  /** The Hostname address (the node's name when it has none of its own). */
+  hostname?: string;
 }
 
 export interface SimulatedNodeOptions {
@@ -42,6 +46,13 @@ export interface SimulatedNodeOptions {
   version: string;
   bootID: string;
   externalCloudProvider?: boolean;
+  /** Default KUBELET_PORT. */
+  kubeletPort?: number;
+  /**
+   * Where the node's containers really run (the process runtime): its InternalIP and Hostname
+   * addresses, instead of the simulated ones.
+   */
+  host?: { ip: string; hostname: string };
 }
 
 type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
@@ -83,11 +94,13 @@ export function simulatedNode(name: string, index: number, opts: SimulatedNodeOp
     taints: opts.taints,
     capacity: opts.capacity,
     allocatable: allocatable(opts.capacity, opts.reserved),
-    internalIP: nodeInternalIP(index),
+    internalIP: opts.host?.ip ?? nodeInternalIP(index),
     podCIDR: nodePodCIDR(index),
     version: opts.version,
     bootID: opts.bootID,
     externalCloudProvider: opts.externalCloudProvider ?? false,
+    kubeletPort: opts.kubeletPort ?? KUBELET_PORT,
+    ...(opts.host ? { hostname: opts.host.hostname } : {}),
   };
 }
 
@@ -185,9 +198,9 @@ export function nodeStatus(
     conditions,
     addresses: [
       { type: 'InternalIP', address: node.internalIP },
-      { type: 'Hostname', address: node.name },
+      { type: 'Hostname', address: node.hostname ?? node.name },
     ],
-    daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+    daemonEndpoints: { kubeletEndpoint: { Port: node.kubeletPort } },
     nodeInfo: {
       machineID: stableHex(node.name, 'machine-id'),
       systemUUID: asUUID(stableHex(node.name, 'system-uuid')),

@@ -6,7 +6,7 @@ import type { SimulatedNode } from '../node/nodeObjects';
 import type { Clock } from '../scheduling/Clock';
 import type { DueQueue } from '../scheduling/DueQueue';
 import { containerEvent } from './containerEvent';
-import type { PodRunner } from './PodRunner';
+import type { ContainerLogSource, PodRunner } from './PodRunner';
 import {
   podDesc,
   simulatePodStatus,
@@ -95,6 +95,11 @@ export class PodRuntime implements PodRunner {
   /** A pod gone from the API. */
   /** Simulated pods leave nothing running. */
   async shutdown(): Promise<void> {}
+
+  /** A simulated container prints nothing: its log is empty. */
+  containerLog(): ContainerLogSource {
+    return { running: () => false };
+  }
 
   onPodDeleted(pod: Pod): void {
     const uid = pod.metadata?.uid;

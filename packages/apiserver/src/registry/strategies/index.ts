@@ -6,6 +6,7 @@ import { DaemonSetStrategy } from './daemon-set-strategy';
 import { HorizontalPodAutoscalerStrategy } from './horizontal-pod-autoscaler-strategy';
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
+import type { KubeletClientConfig } from './pod-log';
 import { PodStrategy } from './pod-strategy';
 import { PriorityClassStrategy } from './priority-class-strategy';
 import { NodeStrategy } from './node-strategy';
@@ -13,11 +14,16 @@ import { ServiceStrategy } from './service-strategy';
 import { CustomResourceDefinitionStrategy } from './custom-resource-definition-strategy';
 import { CustomResourceStrategy } from './custom-resource-strategy';
 
-type StrategyFactory = (decl: KindDeclaration<any>) => Strategy;
+/** Server-wide things kind strategies use: how the apiserver reaches node agents (pods/log). */
+export interface StrategyContext {
+  kubeletClient?: () => KubeletClientConfig | undefined;
+}
+
+type StrategyFactory = (decl: KindDeclaration<any>, context: StrategyContext) => Strategy;
 
 /** Kinds whose behaviour goes beyond the generic strategy, by `<group>/<plural>`. */
 const strategies: Record<string, StrategyFactory> = {
-  '/pods': (d) => new PodStrategy(d),
+  '/pods': (d, context) => new PodStrategy(d, context.kubeletClient ?? (() => undefined)),
   '/namespaces': (d) => new NamespaceStrategy(d),
   '/nodes': (d) => new NodeStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
@@ -34,8 +40,8 @@ const strategies: Record<string, StrategyFactory> = {
 };
 
 /** The strategy of a kind: its own where it has one, the generic one otherwise. */
-export function strategyFor(decl: KindDeclaration<any>): Strategy {
+export function strategyFor(decl: KindDeclaration<any>, context: StrategyContext = {}): Strategy {
   if (decl.customResource) return new CustomResourceStrategy(decl);
   const factory = strategies[`${decl.group}/${decl.plural}`];
-  return factory ? factory(decl) : new Strategy(decl);
+  return factory ? factory(decl, context) : new Strategy(decl);
 }

@@ -1,9 +1,10 @@
-import { setCondition, nowTime as metaNow } from '@orch/api';
+import { setCondition, nowTime as metaNow, type KindDeclaration } from '@orch/api';
 import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { clone, type ApiObject } from '../object';
 import { Strategy } from '../strategy';
 import { evictPod } from './pod-eviction';
+import { podLogHandler, type KubeletClientConfig } from './pod-log';
 
 interface PodSpecLike {
   nodeName?: string;
@@ -47,9 +48,19 @@ export function qosClassOf(spec: PodSpecLike): 'Guaranteed' | 'Burstable' | 'Bes
   return guaranteed && computeResources.every((r) => limitsSeen.has(r)) ? 'Guaranteed' : 'Burstable';
 }
 
-/** Pods: Pending with a QoS class on create, graceful deletion, and the binding and eviction subresources. */
+/**
+ * Pods: Pending with a QoS class on create, graceful deletion, and the binding, eviction and log
+ * subresources (log streamed from the node agent `kubelet` says how to reach).
+ */
 export class PodStrategy extends Strategy {
   override returnDeletedObject = true;
+
+  constructor(
+    declaration: KindDeclaration<any>,
+    private readonly kubelet: () => KubeletClientConfig | undefined = () => undefined,
+  ) {
+    super(declaration);
+  }
 
   override prepareForCreate(obj: ApiObject, now: Date): void {
     super.prepareForCreate(obj, now);
@@ -86,6 +97,7 @@ export class PodStrategy extends Strategy {
 
   override readonly subresources: Record<string, SubresourceHandler> = {
     eviction: evictPod,
+    log: (store, request) => podLogHandler(this.kubelet)(store, request),
     binding: async (store, request) => {
       if (request.verb !== 'create')
         throw statusErrors.methodNotAllowed(

@@ -14,7 +14,7 @@ import { ContainerLog } from './ContainerLog';
 import { ContainerProcess, type ContainerExit } from './ContainerProcess';
 import { expandAll } from './expandEnv';
 import { containerEvent } from '../containerEvent';
-import type { PodRunner } from '../PodRunner';
+import type { ContainerLogSource, PodRunner } from '../PodRunner';
 import { processPodStatus, type ContainerRunState } from './processPodStatus';
 import { ProbeWorker, type ProbeKind, type ProbeTarget } from './probes';
 import {
@@ -178,6 +178,42 @@ export class ProcessPodRuntime implements PodRunner {
   async shutdown(graceMs = 5_000): Promise<void> {
     this.shuttingDown = true;
     await Promise.all([...this.records.values()].map((rec) => this.stopProcesses(rec, graceMs, false)));
+  }
+
+  /**
+   * The log file of a container of one of the agent's pods: its current run's, or with `previous`
+   * the one before (the kubelet's errors when there is none or the container has not started).
+   */
+  containerLog(namespace: string, name: string, container: string, previous: boolean): ContainerLogSource {
+    const rec = [...this.records.values()].find(
+      (r) => r.pod.metadata?.namespace === namespace && r.pod.metadata?.name === name,
+    );
+    if (!rec) return { code: 404, message: `pod "${name}" in namespace "${namespace}" not found` };
+    const c = this.runs(rec).find((r) => r.name === container);
+    if (!c) return { code: 404, message: `container "${container}" in pod "${name}" not found` };
+    if (previous) {
+      if (!c.containerID || c.restartCount === 0)
+        return {
+          code: 400,
+          message: `previous terminated container "${container}" in pod "${name}" not found`,
+        };
+      return {
+        file: containerLogPath(this.opts.rootDir, rec.pod, container, c.restartCount - 1),
+        running: () => false,
+      };
+    }
+    if (!c.containerID) {
+      const reason = c.state.waiting?.reason ?? 'ContainerCreating';
+      return {
+        code: 400,
+        message: `container "${container}" in pod "${name}" is waiting to start: ${reason}`,
+      };
+    }
+    const proc = c.proc;
+    return {
+      file: containerLogPath(this.opts.rootDir, rec.pod, container, c.restartCount),
+      running: () => proc !== undefined && c.proc === proc && proc.running,
+    };
   }
 
   private runs(rec: PodRecord): Run[] {

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  daemonBin,
+  freePort,
+  startAPIServerProcess,
+  startDaemon,
+  type APIServerProcess,
+  type DaemonProcess,
+} from '@orch/apiserver';
+import { kubectl } from '../harness/kubectl';
+
+async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('kubectl logs through the apiserver to a process-runtime node agent', () => {
+  let api: APIServerProcess;
+  let agent: DaemonProcess;
+  let root: string;
+  let admin: string;
+  const run = (args: string[], timeoutMs?: number) => kubectl(admin, args, undefined, timeoutMs);
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-logs-'));
+    root = mkdtempSync(join(tmpdir(), 'orch-e2e-logs-root-'));
+    const pki = join(dataDir, 'pki');
+    api = await startAPIServerProcess({
+      dataDir,
+      args: [
+        `--kubelet-client-certificate=${join(pki, 'apiserver-kubelet-client.crt')}`,
+        `--kubelet-client-key=${join(pki, 'apiserver-kubelet-client.key')}`,
+        '--kubelet-preferred-address-types=InternalIP',
+      ],
+    });
+    admin = api.pki.kubeconfigs.admin!;
+    // no controller manager runs: the pods' service account is made here
+    await run(['create', 'serviceaccount', 'default']);
+    const port = await freePort();
+    agent = startDaemon(
+      'orch-node-agent',
+      daemonBin('node-agent', 'orch-node-agent'),
+      [
+        `--kubeconfig=${api.pki.kubeconfigs['node-agent']}`,
+        '--nodes=1',
+        '--node-name-prefix=logs',
+        '--pod-runtime=process',
+        `--root-dir=${root}`,
+        `--port=${port}`,
+        '--address=127.0.0.1',
+        '--node-ip=127.0.0.1',
+        `--client-ca-file=${api.pki.files.caCert}`,
+      ],
+      join(dataDir, 'logs'),
+    );
+    await until(async () => {
+      const r = await run([
+        'get',
+        'node',
+        'logs-0',
+        '-o',
+        'jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}',
+      ]);
+      return r.code === 0 && r.stdout === String(port) ? true : undefined;
+    }, 'the node to register');
+  }, 60_000);
+
+  afterAll(async () => {
+    await agent?.stop();
+    await api?.destroy();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const createPod = (name: string, containers: { name: string; script: string }[]) =>
+    kubectl(
+      admin,
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'default' },
+        spec: {
+          nodeName: 'logs-0',
+          restartPolicy: 'Never',
+          containers: containers.map((c) => ({
+            name: c.name,
+            image: 'busybox',
+            command: ['sh', '-c', c.script],
+          })),
+        },
+      }),
+    );
+
+  const phase = (name: string, want: string) =>
+    until(async () => {
+      const r = await run(['get', 'pod', name, '-o', 'jsonpath={.status.phase}']);
+      return r.stdout === want ? true : undefined;
+    }, `${name} ${want}`);
+
+  it('prints the lines a pod echoed, and the last one with --tail=1', async () => {
+    expect((await createPod('echo', [{ name: 'app', script: 'echo one; echo two; echo three' }])).code).toBe(
+      0,
+    );
+    await phase('echo', 'Succeeded');
+    const all = await run(['logs', 'echo']);
+    expect(all).toMatchObject({ code: 0, stdout: 'one\ntwo\nthree\n' });
+    expect(await run(['logs', 'echo', '--tail=1'])).toMatchObject({ code: 0, stdout: 'three\n' });
+    const stamped = await run(['logs', 'echo', '--timestamps', '--tail=1']);
+    expect(stamped.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z three\n$/);
+  }, 60_000);
+
+  it('streams a line written later with -f', async () => {
+    await createPod('later', [{ name: 'app', script: 'echo first; sleep 2; echo second' }]);
+    await phase('later', 'Running');
+    const followed = await run(['logs', '-f', 'later'], 30_000);
+    expect(followed).toMatchObject({ code: 0, stdout: 'first\nsecond\n' });
+  }, 60_000);
+
+  it('asks for -c on a pod with two containers, as Kubernetes does', async () => {
+    await createPod('two', [
+      { name: 'a', script: 'echo from a' },
+      { name: 'b', script: 'echo from b' },
+    ]);
+    await phase('two', 'Succeeded');
+    // kubectl itself defaults to the first container; the API asks for one
+    const defaulted = await run(['logs', 'two']);
+    expect(defaulted).toMatchObject({ code: 0, stdout: 'from a\n' });
+    expect(defaulted.stderr).toContain('Defaulted container "a" out of: a, b');
+    const missing = await run(['get', '--raw', '/api/v1/namespaces/default/pods/two/log']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('a container name must be specified for pod two, choose one of: [a b]');
+    expect(await run(['logs', 'two', '-c', 'b'])).toMatchObject({ code: 0, stdout: 'from b\n' });
+    const unknown = await run(['logs', 'two', '-c', 'c']);
+    expect(unknown.stderr).toContain('container c is not valid for pod two');
+  }, 60_000);
+});
