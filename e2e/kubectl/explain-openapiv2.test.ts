@@ -19,6 +19,11 @@ spec:
           spec:
             type: object
             description: What the widget should be.
+            required: [size]
+            properties:
+              size:
+                type: string
+                description: How big the widget is.
 `;
 
 /**
@@ -101,5 +106,9 @@ describe('kubectl explain --output=plaintext-openapiv2', () => {
     expect(r.stdout).toMatch(/KIND:\s+Widget/);
     expect(r.stdout).toContain('FIELDS:');
     expect(r.stdout).toMatch(/^ {3}spec\t<[^>]+>\n\s+What the widget should be\./m);
+    // its nested fields too, with the required ones marked
+    const spec = await explain('widgets.spec');
+    expect({ code: spec.code, stderr: spec.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(spec.stdout).toMatch(/^ {3}size\t<string> -required-\n\s+How big the widget is\./m);
   });
 });

@@ -1,6 +1,8 @@
+import type { TSchema } from '@sinclair/typebox';
 import { allKinds } from '../kinds';
 import { RESTMapper } from '../restmapping/rest-mapper';
 import { buildOpenAPIv2, buildOpenAPIv3, openAPIv3PathOf } from './openapi-document';
+import { SchemaConverter } from './schema-to-openapi';
 
 type Doc = {
   paths: Record<string, Record<string, { consumes?: string[]; requestBody?: { content: object } }>>;
@@ -79,5 +81,40 @@ describe('the descriptions kubectl explain prints', () => {
     // DeploymentStrategy is declared without a description: explain prints the field's alone
     expect(schemas['io.k8s.api.apps.v1.DeploymentStrategy']!.description).toBeUndefined();
     expect(schemas['io.k8s.api.apps.v1.Deployment']!.description).toMatch(/replicated application/);
+  });
+});
+
+describe('objects of no name (custom resources)', () => {
+  it('carry their fields and required list in place, in both dialects', () => {
+    const root = {
+      type: 'object',
+      'x-orch-name': 'com.example.v1.Widget',
+      properties: {
+        spec: {
+          type: 'object',
+          description: 'The widget.',
+          required: ['size'],
+          properties: {
+            size: { type: 'string', description: 'How big.' },
+            parts: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+          },
+        },
+      },
+    } as unknown as TSchema;
+    for (const dialect of ['v2', 'v3'] as const) {
+      const converter = new SchemaConverter(dialect);
+      converter.define(root);
+      const widget = converter.definitions['com.example.v1.Widget'] as { properties: { spec: unknown } };
+      const spec = widget.properties.spec;
+      expect(spec).toEqual({
+        type: 'object',
+        description: 'The widget.',
+        required: ['size'],
+        properties: {
+          size: { type: 'string', description: 'How big.' },
+          parts: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        },
+      });
+    }
   });
 });

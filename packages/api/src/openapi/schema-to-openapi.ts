@@ -106,6 +106,14 @@ export class SchemaConverter {
     out = {};
     for (const [k, v] of Object.entries(n)) if (published.has(k)) out[k] = v;
     if (n.type === 'array' && n.items) out.items = this.convert(n.items as TSchema);
+    // an object of no name (a custom resource's nested object) carries its fields in place
+    if (n.type === 'object' && n.properties) {
+      const properties: Record<string, OpenAPISchema> = {};
+      for (const [key, child] of Object.entries(n.properties as Record<string, TSchema>))
+        properties[key] = this.convert(child);
+      if (Object.keys(properties).length) out.properties = properties;
+      if (Array.isArray(n.required) && n.required.length) out.required = [...(n.required as string[])];
+    }
     if (n.type === 'object' && n.patternProperties) {
       const values = Object.values(n.patternProperties as Record<string, TSchema>)[0];
       if (values) out.additionalProperties = this.convert(values);
