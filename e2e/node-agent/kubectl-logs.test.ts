@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   daemonBin,
+  eventually,
   freePort,
   startAPIServerProcess,
   startDaemon,
@@ -10,16 +11,6 @@ import {
   type DaemonProcess,
 } from '@orch/apiserver';
 import { kubectl } from '../harness/kubectl';
-
-async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('kubectl logs through the apiserver to a process-runtime node agent', () => {
   let api: APIServerProcess;
@@ -60,7 +51,7 @@ describe('kubectl logs through the apiserver to a process-runtime node agent', (
       ],
       join(dataDir, 'logs'),
     );
-    await until(async () => {
+    await eventually(async () => {
       const r = await run([
         'get',
         'node',
@@ -99,7 +90,7 @@ describe('kubectl logs through the apiserver to a process-runtime node agent', (
     );
 
   const phase = (name: string, want: string) =>
-    until(async () => {
+    eventually(async () => {
       const r = await run(['get', 'pod', name, '-o', 'jsonpath={.status.phase}']);
       return r.stdout === want ? true : undefined;
     }, `${name} ${want}`);

@@ -1,19 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { EventKind, LeaseKind, NodeKind, PodKind, type Pod } from '@orch/api';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, clientFor, isNotFound, RestClient } from '@orch/client';
-import { runDaemon } from '@orch/component-base';
-import { nodeAgentDaemon, SIMULATED_EXIT_CODE_ANNOTATION } from '@orch/node-agent';
-
-async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { eventually } from '@orch/apiserver';
+import { clientFor, isNotFound, type RestClient } from '@orch/client';
+import { SIMULATED_EXIT_CODE_ANNOTATION } from '@orch/node-agent';
+import { startAgentCluster, type AgentCluster } from './harness';
 
 function pod(
   name: string,
@@ -30,50 +19,34 @@ function pod(
 }
 
 describe('orch-node-agent (simulated) against a real apiserver', () => {
-  let api: TestAPIServer;
+  let cluster: AgentCluster;
   let rest: RestClient;
-  let signals: EventEmitter;
-  let daemon: Promise<number>;
-  const stderr: string[] = [];
+  let stderr: string[];
   const nodes = () => clientFor(rest, NodeKind);
   const pods = () => clientFor(rest, PodKind, { namespace: 'default' });
   const names = ['sim-0', 'sim-1', 'sim-2'];
 
   beforeAll(async () => {
-    api = await startTestAPIServer({ admissionPlugins: [] });
-    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
-    signals = new EventEmitter();
-    daemon = runDaemon(nodeAgentDaemon(), {
-      argv: [
-        `--kubeconfig=${api.kubeconfig}`,
-        '--nodes=3',
-        '--node-name-prefix=sim',
-        '--node-labels=tier=sim,zone=a',
-        '--register-with-taints=dedicated=sim:PreferNoSchedule',
-        '--node-cpu=8',
-        '--node-memory=32Gi',
-        '--node-reserved=cpu=500m,memory=1Gi',
-        '--node-lease-duration-seconds=2',
-        '--pod-run-duration=1s',
-        '--orch-api-qps=500',
-        '--orch-api-burst=500',
-      ],
-      stdout: { write: () => true },
-      stderr: { write: (t: string) => stderr.push(t) },
-      exit: () => undefined,
-      signals,
-    });
+    cluster = await startAgentCluster([
+      '--nodes=3',
+      '--node-name-prefix=sim',
+      '--node-labels=tier=sim,zone=a',
+      '--register-with-taints=dedicated=sim:PreferNoSchedule',
+      '--node-cpu=8',
+      '--node-memory=32Gi',
+      '--node-reserved=cpu=500m,memory=1Gi',
+      '--node-lease-duration-seconds=2',
+      '--pod-run-duration=1s',
+    ]);
+    ({ rest, stderr } = cluster);
   });
 
   afterAll(async () => {
-    signals?.emit('SIGTERM');
-    await daemon;
-    rest?.close();
-    await api?.close();
+    await cluster?.close();
   });
 
   it('registers every node Ready with its labels, taints, capacity and addresses', async () => {
-    const registered = await until(async () => {
+    const registered = await eventually(async () => {
       const list = await nodes().list();
       const ready = list.items.filter((n) =>
         n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
@@ -115,11 +88,11 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
 
   it('renews each node lease in orch-node-lease', async () => {
     const leases = clientFor(rest, LeaseKind, { namespace: 'orch-node-lease' });
-    const first = await until(() => leases.get('sim-2').catch(() => undefined), 'the lease of sim-2');
+    const first = await eventually(() => leases.get('sim-2').catch(() => undefined), 'the lease of sim-2');
     expect(first.spec).toMatchObject({ holderIdentity: 'sim-2', leaseDurationSeconds: 2 });
     expect(first.spec?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(first.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'sim-2' });
-    const renewed = await until(async () => {
+    const renewed = await eventually(async () => {
       const l = await leases.get('sim-2');
       return l.spec?.renewTime !== first.spec?.renewTime ? l : undefined;
     }, 'a renewal');
@@ -128,7 +101,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
 
   it('runs a pod bound to one of its nodes: Running, podIP from the node range, Ready', async () => {
     await pods().create(pod('web', 'sim-1'));
-    const running = await until(async () => {
+    const running = await eventually(async () => {
       const p = await pods().get('web');
       return p.status?.phase === 'Running' ? p : undefined;
     }, 'a Running pod');
@@ -146,7 +119,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
       PodScheduled: 'True',
     });
     const events = clientFor(rest, EventKind, { namespace: 'default' });
-    const started = await until(async () => {
+    const started = await eventually(async () => {
       const list = await events.list();
       return list.items.find((e) => e.reason === 'Started' && e.involvedObject?.name === 'web');
     }, 'a Started event');
@@ -156,7 +129,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
 
   it('completes a restartPolicy Never pod after --pod-run-duration', async () => {
     await pods().create(pod('job', 'sim-0', { restartPolicy: 'Never' }));
-    const done = await until(async () => {
+    const done = await eventually(async () => {
       const p = await pods().get('job');
       return p.status?.phase === 'Succeeded' ? p : undefined;
     }, 'a Succeeded pod');
@@ -174,7 +147,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
     await pods().create(
       pod('bad', 'sim-2', { restartPolicy: 'Never' }, { [SIMULATED_EXIT_CODE_ANNOTATION]: '3' }),
     );
-    const failed = await until(async () => {
+    const failed = await eventually(async () => {
       const p = await pods().get('bad');
       return p.status?.phase === 'Failed' ? p : undefined;
     }, 'a Failed pod');
@@ -193,7 +166,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
 
   it('honours graceful deletion: a deleted running pod disappears', async () => {
     await pods().delete('web');
-    await until(
+    await eventually(
       () =>
         pods()
           .get('web')
@@ -205,7 +178,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
 
   it('records the node events and logs no errors', async () => {
     const events = clientFor(rest, EventKind, { namespace: 'default' });
-    const reasons = await until(async () => {
+    const reasons = await eventually(async () => {
       const list = await events.list();
       const forNode = list.items.filter(
         (e) => e.involvedObject?.kind === 'Node' && e.involvedObject.name === 'sim-0',
@@ -226,8 +199,7 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
   });
 
   it('stops on SIGTERM: heartbeats end, the Nodes stay registered', async () => {
-    signals.emit('SIGTERM');
-    expect(await daemon).toBe(0);
+    expect(await cluster.stop()).toBe(0);
     const leases = clientFor(rest, LeaseKind, { namespace: 'orch-node-lease' });
     const before = await leases.get('sim-0');
     await new Promise((r) => setTimeout(r, 1200));

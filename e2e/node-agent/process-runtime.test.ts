@@ -1,22 +1,11 @@
-import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigMapKind, EventKind, PodKind, type Container, type Pod } from '@orch/api';
-import { startTestAPIServer, type TestAPIServer } from '@orch/apiserver';
-import { buildConfigFromFlags, clientFor, isNotFound, RestClient } from '@orch/client';
-import { runDaemon } from '@orch/component-base';
-import { containerLogPath, criLogText, nodeAgentDaemon } from '@orch/node-agent';
-
-async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { eventually } from '@orch/apiserver';
+import { clientFor, isNotFound, type RestClient } from '@orch/client';
+import { containerLogPath, criLogText } from '@orch/node-agent';
+import { startAgentCluster, type AgentCluster } from './harness';
 
 function pod(name: string, container: Partial<Container>, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod {
   return {
@@ -32,15 +21,12 @@ function pod(name: string, container: Partial<Container>, spec: Partial<NonNulla
 }
 
 describe('orch-node-agent --pod-runtime=process against a real apiserver', () => {
-  let api: TestAPIServer;
+  let cluster: AgentCluster;
   let rest: RestClient;
-  let signals: EventEmitter;
-  let daemon: Promise<number>;
   let root: string;
-  const stderr: string[] = [];
   const pods = () => clientFor(rest, PodKind, { namespace: 'default' });
   const podWhere = (name: string, ok: (p: Pod) => boolean, what: string, timeoutMs?: number) =>
-    until(
+    eventually(
       async () => {
         const p = await pods().get(name);
         return ok(p) ? p : undefined;
@@ -51,31 +37,17 @@ describe('orch-node-agent --pod-runtime=process against a real apiserver', () =>
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'orch-e2e-process-'));
-    api = await startTestAPIServer({ admissionPlugins: [] });
-    rest = new RestClient(buildConfigFromFlags({ kubeconfig: api.kubeconfig }).config);
-    signals = new EventEmitter();
-    daemon = runDaemon(nodeAgentDaemon(), {
-      argv: [
-        `--kubeconfig=${api.kubeconfig}`,
-        '--nodes=1',
-        '--node-name-prefix=proc',
-        '--pod-runtime=process',
-        `--root-dir=${root}`,
-        '--orch-api-qps=500',
-        '--orch-api-burst=500',
-      ],
-      stdout: { write: () => true },
-      stderr: { write: (t: string) => stderr.push(t) },
-      exit: () => undefined,
-      signals,
-    });
+    cluster = await startAgentCluster([
+      '--nodes=1',
+      '--node-name-prefix=proc',
+      '--pod-runtime=process',
+      `--root-dir=${root}`,
+    ]);
+    rest = cluster.rest;
   });
 
   afterAll(async () => {
-    signals?.emit('SIGTERM');
-    await daemon;
-    rest?.close();
-    await api?.close();
+    await cluster?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -165,7 +137,7 @@ describe('orch-node-agent --pod-runtime=process against a real apiserver', () =>
     await pods().create(pod('sleeper', { command: ['sleep', '60'] }, { terminationGracePeriodSeconds: 5 }));
     await podWhere('sleeper', (p) => p.status?.phase === 'Running', 'Running');
     await pods().delete('sleeper');
-    await until(
+    await eventually(
       () =>
         pods()
           .get('sleeper')
