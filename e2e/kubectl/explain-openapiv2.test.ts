@@ -71,6 +71,42 @@ describe('kubectl explain --output=plaintext-openapiv2', () => {
     expect((await get('text/html')).status).toBe(406);
   });
 
+  it('tags both forms of the document with one ETag and answers 304 to If-None-Match', async () => {
+    const get = (headers: Record<string, string>) =>
+      httpsRequest(`${api.url}/openapi/v2`, {
+        ca: api.pki.ca,
+        cert: api.pki.admin.cert,
+        key: api.pki.admin.key,
+        headers,
+      });
+    const json = await get({});
+    const etag = String(json.headers.etag);
+    expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+    const pb = await get({ Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    expect(pb.headers.etag).toBe(etag);
+    const again = await get({ 'If-None-Match': etag });
+    expect([again.status, again.body.length]).toEqual([304, 0]);
+    expect((await get({ 'If-None-Match': '"other"' })).status).toBe(200);
+    // the v3 documents as well
+    const index =
+      (await get({})).json &&
+      (
+        await httpsRequest(`${api.url}/openapi/v3`, {
+          ca: api.pki.ca,
+          cert: api.pki.admin.cert,
+          key: api.pki.admin.key,
+        })
+      ).json;
+    const apps = index.paths['apis/apps/v1'].serverRelativeURL as string;
+    const v3 = await httpsRequest(`${api.url}${apps}`, {
+      ca: api.pki.ca,
+      cert: api.pki.admin.cert,
+      key: api.pki.admin.key,
+      headers: { 'If-None-Match': `"${apps.split('hash=')[1]}"` },
+    });
+    expect(v3.status).toBe(304);
+  });
+
   it('explains a built-in kind and its fields', async () => {
     const r = await explain('deployment.spec');
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });

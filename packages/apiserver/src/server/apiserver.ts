@@ -163,6 +163,8 @@ export class APIServer {
   private openapiV2?: Buffer;
   /** {@link openapiV2} in the protobuf form. */
   private openapiV2Proto?: Buffer;
+  /** The ETag of the JSON /openapi/v2 document: its SHA-512, which both of its forms carry. */
+  private openapiV2ETag?: string;
   private readonly openapiV3 = new Map<string, { body: Buffer; hash: string }>();
   private ready = false;
   /** The `kubernetes` Service's cluster IP, once bootstrap() has installed the services registry. */
@@ -322,6 +324,7 @@ export class APIServer {
     this.preferredMappings.clear();
     this.openapiV2 = undefined;
     this.openapiV2Proto = undefined;
+    this.openapiV2ETag = undefined;
     this.openapiV3.clear();
   }
 
@@ -737,7 +740,7 @@ export class APIServer {
     }
     if (path === '/openapi/v2') return this.openAPIv2(req, res);
     if (path === '/openapi/v3') return this.openAPIv3Index(res);
-    if (path.startsWith('/openapi/v3/')) return this.openAPIv3(res, path.slice('/openapi/v3/'.length));
+    if (path.startsWith('/openapi/v3/')) return this.openAPIv3(req, res, path.slice('/openapi/v3/'.length));
     if (path === '/') {
       return this.sendJSON(res, {
         paths: [
@@ -804,6 +807,8 @@ export class APIServer {
     this.openapiV2 ??= Buffer.from(
       JSON.stringify(buildOpenAPIv2(this.mapper.all(), this.openAPIInfo(), this.openAPIOptions())),
     );
+    this.openapiV2ETag ??= `"${createHash('sha512').update(this.openapiV2).digest('hex').toUpperCase()}"`;
+    if (notModified(req, res, this.openapiV2ETag)) return;
     let body = this.openapiV2;
     if (format === 'protobuf') {
       // encoded from the JSON document, and forgotten with it when the mappings change
@@ -814,6 +819,7 @@ export class APIServer {
       'Content-Type': format === 'protobuf' ? openAPIv2ProtobufMediaType : 'application/json',
       'Content-Length': String(body.length),
       Vary: 'Accept',
+      Etag: this.openapiV2ETag,
     });
     res.end(body);
   }
@@ -842,9 +848,10 @@ export class APIServer {
     this.sendJSON(res, { paths });
   }
 
-  private openAPIv3(res: ServerResponse, path: string): void {
+  private openAPIv3(req: IncomingMessage, res: ServerResponse, path: string): void {
     const doc = this.groupVersionDoc(path);
     if (!doc) throw notFoundPath();
+    if (notModified(req, res, `"${doc.hash}"`)) return;
     res.writeHead(200, {
       'Content-Type': 'application/json',
       'Content-Length': String(doc.body.length),
@@ -853,4 +860,15 @@ export class APIServer {
     });
     res.end(doc.body);
   }
+}
+
+/** Answers 304 Not Modified when the request's If-None-Match names `etag` (or `*`). */
+function notModified(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (!tags.includes(etag) && !tags.includes('*')) return false;
+  res.writeHead(304, { Etag: etag });
+  res.end();
+  return true;
 }
