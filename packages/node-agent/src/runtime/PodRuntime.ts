@@ -6,6 +6,7 @@ import type { SimulatedNode } from '../node/nodeObjects';
 import type { Clock } from '../scheduling/Clock';
 import type { DueQueue } from '../scheduling/DueQueue';
 import { containerEvent } from './containerEvent';
+import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from './syncPodStatus';
 import type { ContainerLogSource, PodRunner } from './PodRunner';
 import {
   podDesc,
@@ -28,23 +29,13 @@ export interface PodRuntimeOptions extends PodTimelineOptions {
   recorderFor?: (nodeName: string) => EventRecorder;
 }
 
-interface PodRecord {
-  uid: string;
+interface PodRecord extends StatusRecord {
   node: SimulatedNode;
-  /** The newest pod seen: from the informer or from our own writes. */
-  pod: Pod;
   ctx: PodRunContext;
-  /** JSON of the status last written, to skip writes that change nothing. */
-  written?: string;
   stopped: boolean;
   /** Whether the pod IP went back to the node's pool (the pod finished). */
   released: boolean;
 }
-
-/** Attempts of a status write that meets conflicts. */
-const STATUS_UPDATE_RETRIES = 5;
-/** Retry delay of a failed write. */
-const RETRY_MS = 1_000;
 
 /** Whether resourceVersion `a` is older than `b` (numeric versions; otherwise unknown = false). */
 function olderThan(a: string | undefined, b: string | undefined): boolean {
@@ -123,7 +114,7 @@ export class PodRuntime implements PodRunner {
       if (isNotFound(err)) return this.forget(uid);
       this.counts.failures++;
       this.opts.logger.v(2).info(`Error syncing pod ${podName(rec.pod)}: ${errorMessage(err)}`);
-      this.opts.queue.schedule(`pod/${uid}`, this.opts.clock.now() + RETRY_MS);
+      this.opts.queue.schedule(`pod/${uid}`, this.opts.clock.now() + POD_RETRY_MS);
     }
   }
 
@@ -167,29 +158,14 @@ export class PodRuntime implements PodRunner {
   /** Writes the status due now; returns when the pod next changes. */
   private async sync(rec: PodRecord): Promise<number | undefined> {
     const { clock, podClient } = this.opts;
-    for (let attempt = 1; ; attempt++) {
-      const now = clock.now();
-      const { status, nextAt } = simulatePodStatus(rec.pod, rec.ctx, this.opts, now);
-      const json = JSON.stringify(status);
-      if (json === rec.written || json === JSON.stringify(rec.pod.status ?? {})) {
-        rec.written = json;
-        return nextAt;
-      }
-      const previous = rec.pod.status;
-      try {
-        rec.pod = await podClient.updateStatus({ ...rec.pod, status });
-        rec.written = json;
-        this.counts.statusWrites++;
-        this.recordContainerEvents(rec, previous, status);
-        return nextAt;
-      } catch (err) {
-        if (!isConflict(err) || attempt >= STATUS_UPDATE_RETRIES) throw err;
-        rec.pod = await podClient.get(rec.pod.metadata?.name ?? '', {
-          namespace: rec.pod.metadata?.namespace,
-        });
-        if (rec.pod.metadata?.uid !== rec.uid) throw err;
-      }
+    const r = await syncPodStatus(podClient, rec, (pod) =>
+      simulatePodStatus(pod, rec.ctx, this.opts, clock.now()),
+    );
+    if (r.wrote) {
+      this.counts.statusWrites++;
+      this.recordContainerEvents(rec, r.previous, r.status);
     }
+    return r.nextAt;
   }
 
   /** Stops the containers of a pod being deleted and deletes it for good. */
@@ -222,7 +198,7 @@ export class PodRuntime implements PodRunner {
       if (isNotFound(err) || isConflict(err)) return this.forget(rec.uid);
       this.counts.failures++;
       logger.v(2).info(`Unable to delete pod ${podName(pod)}: ${errorMessage(err)}`);
-      queue.schedule(`pod/${rec.uid}`, clock.now() + RETRY_MS);
+      queue.schedule(`pod/${rec.uid}`, clock.now() + POD_RETRY_MS);
     }
   }
 
@@ -275,8 +251,4 @@ export class PodRuntime implements PodRunner {
   ): void {
     containerEvent(this.opts.recorderFor?.(rec.node.name), rec.pod, container, type, reason, message);
   }
-}
-
-function podName(pod: Pod): string {
-  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }

@@ -15,6 +15,7 @@ import { ContainerProcess, type ContainerExit } from './ContainerProcess';
 import { expandAll } from './expandEnv';
 import { containerEvent } from '../containerEvent';
 import type { ContainerLogSource, PodRunner } from '../PodRunner';
+import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from '../syncPodStatus';
 import { processPodStatus, type ContainerRunState } from './processPodStatus';
 import { ProbeWorker, type ProbeKind, type ProbeTarget } from './probes';
 import {
@@ -32,8 +33,6 @@ export const NO_COMMAND_MESSAGE =
   'container has neither command nor args: there is no image entrypoint to run in the process runtime';
 /** Retry delay of a container whose configuration (env sources) cannot be read yet. */
 const CONFIG_RETRY_MS = 10_000;
-const STATUS_UPDATE_RETRIES = 5;
-const RETRY_MS = 1_000;
 /** The kubelet's default terminationGracePeriodSeconds. */
 const DEFAULT_GRACE_SECONDS = 30;
 
@@ -67,14 +66,11 @@ interface Run extends ContainerRunState {
   probes: ProbeWorker[];
 }
 
-interface PodRecord {
-  uid: string;
+interface PodRecord extends StatusRecord {
   node: SimulatedNode;
-  pod: Pod;
   ctx: PodRunContext;
   init: Run[];
   app: Run[];
-  written?: string;
   /** The pod is being deleted: its processes are being stopped, none restarts. */
   deleting: boolean;
   /** Its processes stopped after the deletion. */
@@ -170,7 +166,7 @@ export class ProcessPodRuntime implements PodRunner {
     } catch (err) {
       if (isNotFound(err)) return this.forget(uid);
       this.opts.logger.v(2).info(`Error syncing pod ${podName(rec.pod)}: ${errorMessage(err)}`);
-      this.opts.queue.schedule(key, this.opts.clock.now() + RETRY_MS);
+      this.opts.queue.schedule(key, this.opts.clock.now() + POD_RETRY_MS);
     }
   }
 
@@ -539,7 +535,7 @@ export class ProcessPodRuntime implements PodRunner {
     } catch (err) {
       if (isNotFound(err) || isConflict(err)) return this.forget(rec.uid);
       logger.v(2).info(`Unable to delete pod ${podName(pod)}: ${errorMessage(err)}`);
-      queue.schedule(`pod/${rec.uid}`, clock.now() + RETRY_MS);
+      queue.schedule(`pod/${rec.uid}`, clock.now() + POD_RETRY_MS);
     }
   }
 
@@ -563,25 +559,9 @@ export class ProcessPodRuntime implements PodRunner {
   /** Writes the pod's status when it changed. */
   private async sync(rec: PodRecord): Promise<void> {
     const { clock, podClient } = this.opts;
-    for (let attempt = 1; ; attempt++) {
-      const status = processPodStatus(rec.pod, rec.init, rec.app, rec.ctx, clock.now());
-      const json = JSON.stringify(status);
-      if (json === rec.written || json === JSON.stringify(rec.pod.status ?? {})) {
-        rec.written = json;
-        return;
-      }
-      try {
-        rec.pod = await podClient.updateStatus({ ...rec.pod, status });
-        rec.written = json;
-        return;
-      } catch (err) {
-        if (!isConflict(err) || attempt >= STATUS_UPDATE_RETRIES) throw err;
-        rec.pod = await podClient.get(rec.pod.metadata?.name ?? '', {
-          namespace: rec.pod.metadata?.namespace,
-        });
-        if (rec.pod.metadata?.uid !== rec.uid) throw err;
-      }
-    }
+    await syncPodStatus(podClient, rec, (pod) => ({
+      status: processPodStatus(pod, rec.init, rec.app, rec.ctx, clock.now()),
+    }));
   }
 
   private event(
@@ -593,8 +573,4 @@ export class ProcessPodRuntime implements PodRunner {
   ): void {
     containerEvent(this.opts.recorderFor?.(rec.node.name), rec.pod, container, type, reason, message);
   }
-}
-
-function podName(pod: Pod): string {
-  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
