@@ -210,6 +210,7 @@ export { RateLimitingQueue } from './workqueue/RateLimitingQueue';
 export {
   BucketRateLimiter,
   defaultControllerRateLimiter,
+  FixedItemIntervalRateLimiter,
   ItemExponentialFailureRateLimiter,
   ItemFastSlowRateLimiter,
   MaxOfRateLimiter,

@@ -4,6 +4,7 @@ import { RateLimitingQueue } from './RateLimitingQueue';
 import {
   BucketRateLimiter,
   defaultControllerRateLimiter,
+  FixedItemIntervalRateLimiter,
   ItemExponentialFailureRateLimiter,
   ItemFastSlowRateLimiter,
   MaxOfRateLimiter,
@@ -186,6 +187,12 @@ describe('rate limiters', () => {
     expect(delays[17]).toBe(5 * 2 ** 17);
     expect(delays[18]).toBe(1_000_000);
     expect(delays[39]).toBe(1_000_000);
+  });
+
+  it('fixed-interval limiter gives every item the same delay and keeps no history', () => {
+    const rl = new FixedItemIntervalRateLimiter<string>(15_000);
+    expect([rl.when('a'), rl.when('a'), rl.when('b')]).toEqual([15_000, 15_000, 15_000]);
+    expect(rl.numRequeues('a')).toBe(0);
   });
 
   it('bucket limiter allows the burst then spaces items at 1/qps', () => {

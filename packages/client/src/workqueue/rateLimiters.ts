@@ -8,6 +8,21 @@ export interface RateLimiter<T> {
   numRequeues(item: T): number;
 }
 
+/** Every item waits the same interval, whatever its history (a controller's resync period). */
+export class FixedItemIntervalRateLimiter<T> implements RateLimiter<T> {
+  constructor(private readonly intervalMs: number) {}
+
+  when(_item: T): number {
+    return this.intervalMs;
+  }
+
+  forget(_item: T): void {}
+
+  numRequeues(_item: T): number {
+    return 0;
+  }
+}
+
 /** base × 2^failures, capped at max: 5 ms, 10 ms, 20 ms, … up to 1000 s by default. */
 export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   private readonly failures = new Map<T, number>();

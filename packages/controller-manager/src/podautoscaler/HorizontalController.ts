@@ -16,6 +16,7 @@ import {
   splitMetaNamespaceKey,
   type DiscoveredResource,
   type KubeObject,
+  FixedItemIntervalRateLimiter,
   type Lister,
   type SharedIndexInformer,
   type TypedClient,
@@ -26,7 +27,6 @@ import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { desiredReplicasWithRules } from './desiredReplicasWithRules';
 import { type ConditionType, annotationsWithConditions, conditionsOf, setCondition } from './hpaConditions';
-import { FixedItemIntervalRateLimiter } from './FixedItemIntervalRateLimiter';
 import { Recommendations } from './Recommendations';
 import type { ResourceMetricsClient } from './ResourceMetricsClient';
 import { RestMetricsClient } from './RestMetricsClient';
