@@ -46,9 +46,19 @@ function qualified(q: Qualified): string {
   return q.group ? `${q.resource}.${q.group}` : q.resource;
 }
 
+/** The reasons of the codes another server (a node agent) may answer with; other codes carry none. */
+const reasonsByCode: Readonly<Record<number, StatusReason>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+
 function make(
   code: number,
-  reason: StatusReason,
+  reason: StatusReason | '',
   message: string,
   details?: Status['details'],
   headers?: Record<string, string>,
@@ -125,6 +135,8 @@ export const statusErrors = {
   internal: (message: string): StatusError =>
     make(500, 'InternalError', `Internal error occurred: ${message}`),
   serviceUnavailable: (message: string): StatusError => make(503, 'ServiceUnavailable', message),
+  /** A failure another server answered (or a failure to reach it, as 500), passed on with its code. */
+  fromServer: (code: number, message: string): StatusError => make(code, reasonsByCode[code] ?? '', message),
 };
 
 /**

@@ -1,6 +1,6 @@
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { StatusError, statusErrors } from '../../errors/status-error';
+import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { objectKey } from '../keys';
 
@@ -43,26 +43,6 @@ const PASSED_OPTIONS = [
   'tailLines',
   'limitBytes',
 ];
-
-function failure(code: number, message: string): StatusError {
-  const reasons: Record<number, string> = {
-    400: 'BadRequest',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'NotFound',
-    500: 'InternalError',
-    503: 'ServiceUnavailable',
-  };
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: reasons[code] ?? '',
-    code,
-  });
-}
 
 /** Validates PodLogOptions as Kubernetes does; throws a 400 naming the bad option. */
 function validateLogOptions(q: URLSearchParams): void {
@@ -199,12 +179,14 @@ export function podLogHandler(kubelet: () => KubeletClientConfig | undefined): S
         },
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', (err) => reject(failure(500, `Get "https://${host}:${port}${path}": ${err.message}`)));
+      req.on('error', (err) =>
+        reject(statusErrors.fromServer(500, `Get "https://${host}:${port}${path}": ${err.message}`)),
+      );
     });
     const code = res.statusCode ?? 500;
     if (code < 200 || code >= 300) {
       const body = (await readAll(res)).trim();
-      throw failure(code, body || `the node agent answered ${code}`);
+      throw statusErrors.fromServer(code, body || `the node agent answered ${code}`);
     }
     return { code: 200, object: undefined, stream: { contentType: 'text/plain', body: res } };
   };
