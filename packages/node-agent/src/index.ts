@@ -52,7 +52,7 @@ export {
   type ProcessPodRuntimeOptions,
 } from './runtime/process/ProcessPodRuntime';
 export { buildEnv, ContainerConfigError, type EnvSources } from './runtime/process/buildEnv';
-export { criLogText } from './runtime/process/ContainerLog';
+export { criLogText } from './runtime/process/logReader';
 export { expandEnv } from './runtime/process/expandEnv';
 export { DueQueue, type DueQueueOptions } from './scheduling/DueQueue';
 export { FakeClock, realClock, type Clock } from './scheduling/Clock';

@@ -58,15 +58,3 @@ export class ContainerLog {
     );
   }
 }
-
-/** The text of a CRI log file's content: the lines without their time, stream and tag. */
-export function criLogText(content: string): string {
-  let out = '';
-  for (const line of content.split('\n')) {
-    if (line === '') continue;
-    const m = /^\S+ (?:stdout|stderr) ([FP]) (.*)$/s.exec(line);
-    if (!m) continue;
-    out += m[2]! + (m[1] === 'F' ? '\n' : '');
-  }
-  return out;
-}

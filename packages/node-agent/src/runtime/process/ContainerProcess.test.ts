@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContainerLog, criLogText } from './ContainerLog';
+import { ContainerLog } from './ContainerLog';
+import { criLogText } from './logReader';
 import { ContainerProcess } from './ContainerProcess';
 
 describe('ContainerProcess', () => {

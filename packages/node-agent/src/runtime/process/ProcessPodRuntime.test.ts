@@ -8,7 +8,7 @@ import { simulatedNode } from '../../node/nodeObjects';
 import { realClock } from '../../scheduling/Clock';
 import { DueQueue } from '../../scheduling/DueQueue';
 import type { ConfigMap } from './buildEnv';
-import { criLogText } from './ContainerLog';
+import { criLogText } from './logReader';
 import { containerLogPath, NO_COMMAND_MESSAGE, ProcessPodRuntime } from './ProcessPodRuntime';
 
 /** An in-memory pods API: resourceVersions, conflicts on stale writes, deletions. */

@@ -43,6 +43,16 @@ export function parseCriLine(line: Buffer): CriLogEntry | undefined {
   return { time, stream, full: tag === 'F', text: s3 < 0 ? Buffer.alloc(0) : line.subarray(s3 + 1) };
 }
 
+/** The text of a CRI log file's content: the lines without their time, stream and tag. */
+export function criLogText(content: string): string {
+  let out = '';
+  for (const line of content.split('\n')) {
+    const entry = line === '' ? undefined : parseCriLine(Buffer.from(line));
+    if (entry) out += entry.text.toString() + (entry.full ? '\n' : '');
+  }
+  return out;
+}
+
 /**
  * A time in Go's RFC3339Nano layout (as the kubelet prints log timestamps): UTC, the fraction
  * without trailing zeros, none when it is zero.
