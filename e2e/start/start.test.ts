@@ -152,6 +152,11 @@ describe('npm start (scripts/start.js)', () => {
       async () => (await jsonpath(['deployment', 'web'], '{.status.readyReplicas}')) === '2',
       'two ready replicas',
     );
+    // kubectl logs reaches the node agent's server at the nodes' address: simulated containers write nothing
+    expect(await kubectlOK(kubeconfig, ['logs', 'deployment/web'])).toBe('');
+    expect(await jsonpath(['nodes'], '{.items[*].status.addresses[?(@.type=="InternalIP")].address}')).toBe(
+      '127.0.0.1 127.0.0.1',
+    );
     // a claim without a class gets the default StorageClass and a host-path volume made for it
     await kubectlOK(
       kubeconfig,

@@ -59,10 +59,13 @@ export class NodeAgent {
         bootID,
         externalCloudProvider: config.externalCloudProvider,
         kubeletPort: config.server.port,
-        // the process runtime's containers run on this host: the nodes report where it is reached
+        // the process runtime's containers run on this host: the nodes report where it is reached;
+        // simulated nodes report --node-ip when it is given, so that the apiserver reaches their server
         ...(config.podRuntime === 'process'
           ? { host: { ip: hostIP(config.nodeIP), hostname: hostname() } }
-          : {}),
+          : config.nodeIP !== ''
+            ? { host: { ip: config.nodeIP } }
+            : {}),
       }),
     );
     this.broadcaster =

@@ -37,7 +37,7 @@ export interface NodeAgentConfiguration {
   writers: number;
   /** The agent's HTTPS server (--address, --port, --client-ca-file, --tls-*). */
   server: { bindAddress: string; port: number; clientCAFile: string; certFile: string; keyFile: string };
-  /** --node-ip: the host's address the process runtime's nodes report (empty: picked). */
+  /** --node-ip: the InternalIP every node reports (empty: the process runtime picks this host's; simulated ones). */
   nodeIP: string;
 }
 

@@ -136,9 +136,10 @@ function serverFlags(): FlagSpec[] {
       name: 'node-ip',
       type: 'string',
       help:
-        "With --pod-runtime=process: the IP address of this host, reported as the nodes' InternalIP (their " +
-        'Hostname address is the host name), where the apiserver reaches the server; default the first non-loopback ' +
-        'IPv4 address, else 127.0.0.1. Simulated nodes report simulated addresses.',
+        'The IP address every node reports as its InternalIP, where the apiserver reaches the server. With ' +
+        '--pod-runtime=process the nodes also report the host name as their Hostname address, and the default is ' +
+        "this host's first non-loopback IPv4 address, else 127.0.0.1; simulated nodes report simulated addresses " +
+        '(172.18.0.1, 172.18.0.2, ...) unless it is given.',
     }),
     flag({
       name: 'client-ca-file',

@@ -167,6 +167,19 @@ describe('simulated node objects', () => {
     );
   });
 
+  it('reports the host it is reached on instead of the simulated address, with a Hostname only when given', () => {
+    const onHost = simulatedNode('orch-node-1', 1, { ...opts, host: { ip: '127.0.0.1' } });
+    expect(nodeStatus(onHost, T0).addresses).toEqual([
+      { type: 'InternalIP', address: '127.0.0.1' },
+      { type: 'Hostname', address: 'orch-node-1' },
+    ]);
+    const process = simulatedNode('orch-node-1', 1, { ...opts, host: { ip: '10.1.2.3', hostname: 'box' } });
+    expect(nodeStatus(process, T0).addresses).toEqual([
+      { type: 'InternalIP', address: '10.1.2.3' },
+      { type: 'Hostname', address: 'box' },
+    ]);
+  });
+
   it('heartbeats without moving lastTransitionTime, and tells heartbeats from changes', () => {
     const first = nodeStatus(node, T0);
     const later = nodeStatus(node, T0 + 60_000, first.conditions);

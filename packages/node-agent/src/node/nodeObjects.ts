@@ -49,10 +49,10 @@ export interface SimulatedNodeOptions {
   /** Default KUBELET_PORT. */
   kubeletPort?: number;
   /**
-   * Where the node's containers really run (the process runtime): its InternalIP and Hostname
-   * addresses, instead of the simulated ones.
+   * The host the node's server is reached on, instead of the simulated addresses: its InternalIP
+   * and, where containers really run (the process runtime), its Hostname address.
    */
-  host?: { ip: string; hostname: string };
+  host?: { ip: string; hostname?: string };
 }
 
 type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
@@ -100,7 +100,7 @@ export function simulatedNode(name: string, index: number, opts: SimulatedNodeOp
     bootID: opts.bootID,
     externalCloudProvider: opts.externalCloudProvider ?? false,
     kubeletPort: opts.kubeletPort ?? KUBELET_PORT,
-    ...(opts.host ? { hostname: opts.host.hostname } : {}),
+    ...(opts.host?.hostname ? { hostname: opts.host.hostname } : {}),
   };
 }
 
