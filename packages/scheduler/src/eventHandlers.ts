@@ -1,4 +1,4 @@
-import type { Node, Pod } from '@orch/api';
+import { isPodTerminal, type Node, type Pod } from '@orch/api';
 import { DeletedFinalStateUnknown, type HandlerRegistration, type SharedIndexInformer } from '@orch/client';
 import type { ClusterEvent } from './queue/schedulingQueue';
 import type { Scheduler } from './scheduler';
@@ -11,13 +11,9 @@ function isAssigned(pod: Pod): boolean {
   return !!pod.spec?.nodeName;
 }
 
-function isTerminated(pod: Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
 /** Bound pods that still hold resources belong in the cache. */
 function inCache(pod: Pod): boolean {
-  return isAssigned(pod) && !isTerminated(pod);
+  return isAssigned(pod) && !isPodTerminal(pod);
 }
 
 function json(v: unknown): string {

@@ -1,3 +1,4 @@
+import { isPodTerminal } from '../kinds/core/pod-status';
 import { newQuantity, type Quantity } from '../util/quantity';
 import { objectCountResourceName } from './object-count-evaluator';
 import type { QuotaEvaluator, QuotaObject, ScopeRequirement } from './quota-evaluator';
@@ -115,8 +116,7 @@ function computeUsage(requests: ResourceList, limits: ResourceList): ResourceLis
 
 /** Whether quota still charges the pod's compute resources: not finished, not stuck past its deletion. */
 export function podCountsForQuota(pod: QuotaPod, now: number): boolean {
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  if (isPodTerminal(pod)) return false;
   const deletion = pod.metadata?.deletionTimestamp;
   const grace = pod.metadata?.deletionGracePeriodSeconds;
   if (deletion && grace !== undefined && grace !== null) {

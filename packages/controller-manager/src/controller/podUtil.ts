@@ -1,4 +1,11 @@
-import { newControllerRef, parseTime, type ObjectMeta, type Pod, type PodTemplateSpec } from '@orch/api';
+import {
+  isPodTerminal,
+  newControllerRef,
+  parseTime,
+  type ObjectMeta,
+  type Pod,
+  type PodTemplateSpec,
+} from '@orch/api';
 
 /**
  * The pod a controller creates from its template (Kubernetes' GetPodFromTemplate): the template's
@@ -42,12 +49,6 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   if (minReadySeconds <= 0) return true;
   if (!ready.lastTransitionTime) return false;
   return parseTime(ready.lastTransitionTime) + minReadySeconds * 1000 < now;
-}
-
-/** Finished: Succeeded or Failed (Kubernetes' IsPodTerminal). */
-export function isPodTerminal(pod: Pod): boolean {
-  const phase = pod.status?.phase;
-  return phase === 'Succeeded' || phase === 'Failed';
 }
 
 /** Not finished and not being deleted (Kubernetes' IsPodActive). */

@@ -1,4 +1,5 @@
 import {
+  isPodTerminal,
   CONTROLLER_REVISION_HASH_LABEL,
   ControllerRevisionKind,
   DaemonSetKind,
@@ -25,7 +26,7 @@ import {
   type TypedClient,
 } from '@orch/client';
 import { deletedObject, errorMessage, QueueController, type ControllerContext } from '@orch/component-base';
-import { isPodReady, isPodTerminal, podFromTemplate } from '../controller/podUtil';
+import { isPodReady, podFromTemplate } from '../controller/podUtil';
 import { RESOURCES } from '../controller/resources';
 import { withKind } from '../controller/withKind';
 import { resolveControllerRef, selectingObjects, specSelector } from '../controller/controllerRefs';

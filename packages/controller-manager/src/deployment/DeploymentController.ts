@@ -1,4 +1,5 @@
 import {
+  isPodTerminal,
   DeploymentKind,
   getControllerOf,
   labelSelectorAsSelector,
@@ -439,8 +440,7 @@ export class DeploymentController extends QueueController {
       .list()) {
       const ref = getControllerOf(pod);
       if (!ref || !oldUIDs.has(ref.uid) || ref.uid === newRS?.metadata?.uid) continue;
-      const phase = pod.status?.phase;
-      if (phase !== 'Failed' && phase !== 'Succeeded') return true;
+      if (!isPodTerminal(pod)) return true;
     }
     return false;
   }

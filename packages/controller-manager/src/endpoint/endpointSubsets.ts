@@ -1,4 +1,5 @@
 import {
+  isPodTerminal,
   parseIPSloppy,
   type EndpointAddress,
   type EndpointPort,
@@ -7,7 +8,7 @@ import {
   type Service,
   type ServicePort,
 } from '@orch/api';
-import { isPodReady, isPodTerminal } from '../controller/podUtil';
+import { isPodReady } from '../controller/podUtil';
 
 /** Addresses an Endpoints object holds at most; the rest are left out (Kubernetes' maxCapacity). */
 export const MAX_ENDPOINT_ADDRESSES = 1000;
@@ -25,11 +26,15 @@ export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): b
 
 /** The pod's IP of the service's first IP family (IPv4 unless the service says otherwise). */
 function podIPFor(service: Service, pod: Pod): string | undefined {
-  const family = service.spec?.ipFamilies?.[0] === 'IPv6' ? 6 : 4;
+  return podIPsOfFamily(pod, service.spec?.ipFamilies?.[0] === 'IPv6' ? 6 : 4)[0];
+}
+
+/** The pod's IPs (podIPs, else podIP) of one IP family, in the pod's order. */
+export function podIPsOfFamily(pod: Pod, family: 4 | 6): string[] {
   const ips = pod.status?.podIPs?.length
     ? pod.status.podIPs.map((p) => p.ip ?? '')
     : [pod.status?.podIP ?? ''];
-  return ips.find((ip) => ip && parseIPSloppy(ip) === family);
+  return ips.filter((ip) => ip && parseIPSloppy(ip) === family);
 }
 
 /**
@@ -59,10 +64,22 @@ function endpointAddress(service: Service, pod: Pod, ip: string): EndpointAddres
     },
   };
   if (pod.spec?.nodeName) address.nodeName = pod.spec.nodeName;
-  // a pod that names the service as its subdomain is reachable by its hostname
-  if (pod.spec?.hostname && pod.spec.subdomain === service.metadata?.name)
-    address.hostname = pod.spec.hostname;
+  const hostname = endpointHostname(service, pod);
+  if (hostname) address.hostname = hostname;
   return address;
+}
+
+/**
+ * The hostname the pod's endpoints carry for the service (Kubernetes' ShouldSetHostname): the pod's,
+ * when the pod names the service as its subdomain; undefined otherwise.
+ */
+export function endpointHostname(service: Service, pod: Pod): string | undefined {
+  return pod.spec?.hostname && pod.spec.subdomain === service.metadata?.name ? pod.spec.hostname : undefined;
+}
+
+/** Whether the pod's endpoints are ready for the service: the pod is, or the service publishes it anyway. */
+export function endpointReady(service: Service, pod: Pod): boolean {
+  return service.spec?.publishNotReadyAddresses === true || isPodReady(pod);
 }
 
 function endpointPort(servicePort: ServicePort, port: number): EndpointPort {
@@ -109,7 +126,7 @@ export function endpointSubsets(service: Service, pods: readonly Pod[]): Endpoin
     const ip = podIPFor(service, pod);
     if (!ip) continue;
     const address = endpointAddress(service, pod, ip);
-    const ready = tolerateUnready || isPodReady(pod);
+    const ready = endpointReady(service, pod);
     if (servicePorts.length === 0) {
       if (headless) add(undefined, address, ready);
       continue;

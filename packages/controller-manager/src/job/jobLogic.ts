@@ -1,4 +1,5 @@
 import {
+  isPodTerminal,
   formatTime,
   JOB_COMPLETION_INDEX_ANNOTATION,
   JOB_COMPLETION_INDEX_ENV,
@@ -224,12 +225,7 @@ export function setCompletionIndex(pod: Pod, jobName: string, index: number): Po
 
 /** Pods being deleted that have not finished (Kubernetes' CountTerminatingPods). */
 export function countTerminatingPods(pods: readonly Pod[]): number {
-  return pods.filter(
-    (p) =>
-      p.metadata?.deletionTimestamp !== undefined &&
-      p.status?.phase !== 'Succeeded' &&
-      p.status?.phase !== 'Failed',
-  ).length;
+  return pods.filter((p) => p.metadata?.deletionTimestamp !== undefined && !isPodTerminal(p)).length;
 }
 
 /** Whether replacements wait for pods to fully terminate (podReplacementPolicy Failed). */

@@ -1,4 +1,4 @@
-import { formatTime, NodeKind, PodKind, type Node, type Pod } from '@orch/api';
+import { isPodTerminal, formatTime, NodeKind, PodKind, type Node, type Pod } from '@orch/api';
 import {
   clientFor,
   isNotFound,
@@ -156,10 +156,9 @@ export class PodGCController implements RunningController {
   private async markFailedAndDelete(pod: Pod, condition?: PodCondition): Promise<void> {
     const name = pod.metadata?.name ?? '';
     const namespace = pod.metadata?.namespace;
-    const phase = pod.status?.phase;
     this.ctx.logger.info(`podgc: force deleting pod ${namespace}/${name}`);
     try {
-      if (phase !== 'Succeeded' && phase !== 'Failed') {
+      if (!isPodTerminal(pod)) {
         const status: Record<string, unknown> = { phase: 'Failed' };
         if (condition) {
           const current = pod.status?.conditions?.find((c) => c.type === condition.type);

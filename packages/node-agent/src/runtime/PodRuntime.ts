@@ -1,4 +1,4 @@
-import { parseTime, type Pod, type PodStatus } from '@orch/api';
+import { isPodPhaseTerminal, isPodTerminal, parseTime, type Pod, type PodStatus } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
 import { errorMessage, type Logger } from '@orch/component-base';
 import { PodIPAllocator } from '../node/addresses';
@@ -72,7 +72,7 @@ export class PodRuntime implements PodRunner {
     if (!rec) {
       const node = this.opts.nodeFor(nodeName);
       if (!node) return;
-      if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') {
+      if (isPodTerminal(pod)) {
         if (!pod.metadata?.deletionTimestamp) return;
       }
       rec = { uid, node, pod, ctx: this.accept(pod, node), stopped: false, released: false };
@@ -104,11 +104,11 @@ export class PodRuntime implements PodRunner {
     if (!rec) return;
     if (rec.pod.metadata?.deletionTimestamp) return this.stop(rec);
     const phase = rec.pod.status?.phase;
-    if (rec.written === undefined && (phase === 'Succeeded' || phase === 'Failed')) return;
+    if (rec.written === undefined && isPodPhaseTerminal(phase)) return;
     try {
       const nextAt = await this.sync(rec);
       if (nextAt !== undefined) this.opts.queue.schedule(`pod/${uid}`, nextAt);
-      const done = rec.pod.status?.phase === 'Succeeded' || rec.pod.status?.phase === 'Failed';
+      const done = isPodTerminal(rec.pod);
       if (done) this.releaseIP(rec);
     } catch (err) {
       if (isNotFound(err)) return this.forget(uid);

@@ -85,3 +85,13 @@ export const PodStatusSchema = struct(
   },
 );
 export type PodStatus = Static<typeof PodStatusSchema>;
+
+/** Whether a pod phase is final: Succeeded or Failed; nothing runs in the pod any more. */
+export function isPodPhaseTerminal(phase: string | null | undefined): boolean {
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/** Whether the pod has finished: its phase is Succeeded or Failed (Kubernetes' IsPodTerminal). */
+export function isPodTerminal(pod: { status?: { phase?: string | null } | null }): boolean {
+  return isPodPhaseTerminal(pod.status?.phase);
+}

@@ -1,4 +1,10 @@
-import { isConditionTrue, labelSelectorAsSelector, type ConditionLike, type DeleteOptions } from '@orch/api';
+import {
+  isPodPhaseTerminal,
+  isConditionTrue,
+  labelSelectorAsSelector,
+  type ConditionLike,
+  type DeleteOptions,
+} from '@orch/api';
 import { StatusError, statusErrors } from '../../errors/status-error';
 import { StorageError } from '../../storage/storage-error';
 import type { SubresourceHandler } from '../custom-handlers';
@@ -45,12 +51,7 @@ const forbidden = (message: string): StatusError => statusErrors.forbidden(messa
 /** A pod that is not running (or already going) may be evicted whatever its budgets say. */
 function ignoresBudgets(pod: ApiObject): boolean {
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
-  return (
-    Boolean(pod.metadata.deletionTimestamp) ||
-    phase === 'Succeeded' ||
-    phase === 'Failed' ||
-    phase === 'Pending'
-  );
+  return Boolean(pod.metadata.deletionTimestamp) || isPodPhaseTerminal(phase) || phase === 'Pending';
 }
 
 /** Whether the pod counts as healthy for its budget: its Ready condition is True. */

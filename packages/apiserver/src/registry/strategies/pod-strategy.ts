@@ -1,4 +1,4 @@
-import { setCondition, nowTime as metaNow, type KindDeclaration } from '@orch/api';
+import { isPodPhaseTerminal, setCondition, nowTime as metaNow, type KindDeclaration } from '@orch/api';
 import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { clone, type ApiObject } from '../object';
@@ -91,7 +91,7 @@ export class PodStrategy extends Strategy {
     const spec = (obj.spec ?? {}) as PodSpecLike;
     const status = (obj.status ?? {}) as PodStatusLike;
     if (!spec.nodeName) return 0;
-    if (status.phase === 'Succeeded' || status.phase === 'Failed') return 0;
+    if (isPodPhaseTerminal(status.phase)) return 0;
     return requested ?? spec.terminationGracePeriodSeconds ?? 30;
   }
 

@@ -1,4 +1,5 @@
 import {
+  isPodTerminal,
   PersistentVolumeClaimKind,
   PodKind,
   PVC_PROTECTION_FINALIZER,
@@ -15,7 +16,7 @@ import {
   type TypedClient,
 } from '@orch/client';
 import { deletedObject, QueueController, type ControllerContext } from '@orch/component-base';
-import { isPodTerminal } from '../../controller/podUtil';
+
 import { RESOURCES } from '../../controller/resources';
 import { isDeletionCandidate, needsFinalizer, withFinalizer } from '../protectionUtil';
 import { podClaimNames, podUsesClaim } from './podUsesClaim';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { formatTime, parseTime, type Container, type Pod } from '@orch/api';
+import { isPodTerminal, formatTime, parseTime, type Container, type Pod } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
 import { errorMessage, type Logger } from '@orch/component-base';
 import { PodIPAllocator } from '../../node/addresses';
@@ -80,10 +80,6 @@ interface PodRecord extends StatusRecord {
   released: boolean;
 }
 
-function isFinal(phase: string | undefined): boolean {
-  return phase === 'Succeeded' || phase === 'Failed';
-}
-
 function formatBackoff(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;
@@ -129,7 +125,7 @@ export class ProcessPodRuntime implements PodRunner {
     if (!rec) {
       const node = this.opts.nodeFor(nodeName);
       if (!node) return;
-      if (isFinal(pod.status?.phase) && !pod.metadata?.deletionTimestamp) return;
+      if (isPodTerminal(pod) && !pod.metadata?.deletionTimestamp) return;
       rec = this.admit(uid, pod, node);
       this.records.set(uid, rec);
     } else {
@@ -156,7 +152,7 @@ export class ProcessPodRuntime implements PodRunner {
       if (rec.finished) return;
       await this.reconcile(rec);
       await this.sync(rec);
-      if (isFinal(rec.pod.status?.phase) && this.runs(rec).every((c) => !c.proc)) {
+      if (isPodTerminal(rec.pod) && this.runs(rec).every((c) => !c.proc)) {
         rec.finished = true;
         this.releaseIP(rec);
         return;
@@ -261,7 +257,7 @@ export class ProcessPodRuntime implements PodRunner {
       app: (pod.spec?.containers ?? []).map((c) => run(c, false)),
       deleting: false,
       stopped: false,
-      finished: isFinal(pod.status?.phase),
+      finished: isPodTerminal(pod),
       released: false,
     };
   }
