@@ -13,13 +13,13 @@ import {
   isConflict,
   isNotFound,
   waitForCacheSync,
-  type Indexer,
   type KubeObject,
   type Lister,
   type SharedIndexInformer,
   type TypedClient,
 } from '@orch/client';
 import { type ControllerContext, errorMessage, featureEnabled, QueueController } from '@orch/component-base';
+import { podsByNode } from '../controller/podsByNode';
 import { RESOURCES } from '../controller/resources';
 import {
   nodeCondition,
@@ -54,8 +54,6 @@ const NODE_HEALTH_UPDATE_RETRY = 5;
 const NODE_UPDATE_WORKERS = 8;
 /** Attempts at changing a node's taints when it changed meanwhile. */
 const TAINT_UPDATE_RETRY = 5;
-/** The pod index by node name. */
-const PODS_BY_NODE = 'nodelifecycle:spec.nodeName';
 
 const nodeRef = (node: Node): ObjectReference => ({
   apiVersion: 'v1',
@@ -103,7 +101,7 @@ export class NodeLifecycleController extends QueueController {
   private readonly nodeLister: Lister<Node>;
   private readonly podLister: Lister<Pod>;
   private readonly leaseLister: Lister<Lease>;
-  private readonly podIndexer: Indexer<Pod>;
+  private readonly podsOnNode: (nodeName: string) => Pod[];
   private readonly nodes: TypedClient<Node>;
   private readonly pods: TypedClient<Pod>;
   private readonly health = new Map<string, NodeHealth>();
@@ -131,15 +129,10 @@ export class NodeLifecycleController extends QueueController {
     const nodeInformer = ctx.informers.informerFor<Node>(RESOURCES.nodes);
     const podInformer = ctx.informers.informerFor<Pod>(RESOURCES.pods);
     const leaseInformer = ctx.informers.informerFor<Lease>(RESOURCES.leases);
-    if (!podInformer.indexer.getIndexers()[PODS_BY_NODE]) {
-      podInformer.addIndexers({
-        [PODS_BY_NODE]: (pod: Pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : []),
-      });
-    }
     this.nodeLister = nodeInformer.lister();
     this.podLister = podInformer.lister();
     this.leaseLister = leaseInformer.lister();
-    this.podIndexer = podInformer.indexer;
+    this.podsOnNode = podsByNode(podInformer);
     this.nodes = clientFor(ctx.client, NodeKind);
     this.pods = clientFor(ctx.client, PodKind);
 
@@ -213,10 +206,6 @@ export class NodeLifecycleController extends QueueController {
     };
     this.every(periodMs, tick);
     tick();
-  }
-
-  private podsOnNode(nodeName: string): Pod[] {
-    return this.podIndexer.byIndex(PODS_BY_NODE, nodeName);
   }
 
   private zoneQueue(zone: string): RateLimitedTimedQueue {
