@@ -60,6 +60,7 @@ function startScheduler(kubeconfig) {
       bin,
       `--kubeconfig=${kubeconfig}`,
       '--secure-port=0',
+      '--port=0',
       '--leader-elect=false',
       '--orch-api-qps=5000',
       '--orch-api-burst=5000',

@@ -226,7 +226,8 @@ function daemons(opts, pki) {
     {
       name: 'orch-scheduler',
       bin: bin('scheduler', 'orch-scheduler'),
-      args: daemonArgs('scheduler', opts.schedulerPort),
+      // the deprecated plain-HTTP port stays closed, as kubeadm runs kube-scheduler
+      args: [...daemonArgs('scheduler', opts.schedulerPort), '--port=0'],
       ready: `https://127.0.0.1:${opts.schedulerPort}/healthz`,
       nodeOptions: schedulerOptions,
     },

@@ -99,6 +99,7 @@ export async function startSchedulerCluster(
     const daemon = runInProcessDaemon(schedulerDaemon(), [
       `--kubeconfig=${api.kubeconfig}`,
       '--secure-port=0',
+      '--port=0',
       '--leader-elect=false',
       '-v=2',
       ...(gateFlags.length > 0 ? [`--feature-gates=${gateFlags.join(',')}`] : []),

@@ -55,7 +55,8 @@ export async function startSuite(options: { etcd?: boolean; nodes?: number } = {
               `--service-account-private-key-file=${api.pki.files.serviceAccountKey}`,
               `--root-ca-file=${api.pki.files.caCert}`,
             ]
-          : []),
+          : // the scheduler's deprecated plain-HTTP port (default 10251) stays closed: replicas share the host
+            ['--port=0']),
       ],
       logs,
     );

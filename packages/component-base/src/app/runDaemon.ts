@@ -63,6 +63,11 @@ export interface DaemonSpec<C> {
    */
   servesItself?: boolean;
   /**
+   * True for a daemon with the deprecated insecure serving flags (--port, --address): health,
+   * metrics and configz are also served over plain HTTP without authentication there, unless --port=0.
+   */
+  insecureServing?: boolean;
+  /**
    * Accepted flags the daemon does not act on, each with why: a flag set on the command line (or in
    * the config file) is logged as `Flag --<name> is accepted but has no effect: <why>`.
    */
@@ -170,6 +175,7 @@ export async function runDaemon<C = Record<string, unknown>>(
   const health = new HealthChecks();
   const metrics = new Registry();
   let server: SecureServer | undefined;
+  let insecureServer: SecureServer | undefined;
   let handle: void | DaemonHandle;
   // A daemon started with an IPC channel to its launcher stops when the channel closes: the launcher
   // is gone, killed outright perhaps, and nothing else would stop the daemon, which runs in a process
@@ -214,6 +220,22 @@ export async function runDaemon<C = Record<string, unknown>>(
         );
       }
     }
+    if (spec.insecureServing && flags.number('port') > 0) {
+      insecureServer = new SecureServer({
+        serving: {
+          ...secureServingOptionsFromFlags(flags, spec.name),
+          bindAddress: flags.string('address'),
+          port: flags.number('port'),
+        },
+        logger,
+        insecure: true,
+        health,
+        metrics,
+        configz: () => config,
+        profiling: flags.has('profiling') && flags.bool('profiling'),
+      });
+      await insecureServer.start();
+    }
     handle = await spec.run({
       name: spec.name,
       flags,
@@ -229,6 +251,7 @@ export async function runDaemon<C = Record<string, unknown>>(
     starting = false;
     logger.error(err instanceof FlagError ? err.message : `${spec.name} failed: ${errorMessage(err)}`);
     await server?.close();
+    await insecureServer?.close();
     logger.close();
     return finish(1);
   }
@@ -281,6 +304,7 @@ export async function runDaemon<C = Record<string, unknown>>(
     code = 1;
   }
   await server?.close();
+  await insecureServer?.close();
   clearTimeout(deadline);
   logger.close();
   return finish(code);

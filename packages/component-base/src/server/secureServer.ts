@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createPlainServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Registry } from './metricsRegistry';
@@ -42,6 +42,11 @@ export interface SecureServerOptions {
   routes?: Readonly<Record<string, RouteHandler>>;
   /** Extra routes serving every path that starts with their key (`/containerLogs/`). */
   prefixRoutes?: Readonly<Record<string, RouteHandler>>;
+  /**
+   * Plain HTTP without authentication or authorization (the scheduler's deprecated insecure --port):
+   * only `serving.bindAddress` and `serving.port` are read.
+   */
+  insecure?: boolean;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
@@ -57,7 +62,7 @@ function sendStatus(res: ServerResponse, code: number, reason: string, message: 
 export class SecureServer {
   readonly health: HealthChecks;
   readonly metrics: Registry;
-  private server: Server | undefined;
+  private server: Server | ReturnType<typeof createPlainServer> | undefined;
 
   constructor(private readonly options: SecureServerOptions) {
     this.health = options.health ?? new HealthChecks();
@@ -67,7 +72,7 @@ export class SecureServer {
   /** Starts listening; resolves with the bound port (useful with --secure-port picked by the OS). */
   async start(listenPort = this.options.serving.port): Promise<number> {
     const { serving, logger } = this.options;
-    const server = createServer(tlsServerOptions(serving), (req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((err: unknown) => {
         logger?.error(`request ${req.url} failed: ${errorMessage(err)}`);
         if (!res.headersSent)
@@ -79,8 +84,11 @@ export class SecureServer {
           );
         else res.end();
       });
-    });
-    if (serving.http2MaxStreamsPerConnection > 0) {
+    };
+    const server = this.options.insecure
+      ? createPlainServer(handler)
+      : createServer(tlsServerOptions(serving), handler);
+    if (!this.options.insecure && serving.http2MaxStreamsPerConnection > 0) {
       logger?.info(
         `--http2-max-streams-per-connection=${serving.http2MaxStreamsPerConnection} accepted; this server speaks HTTP/1.1 so the limit has no effect`,
       );
@@ -96,7 +104,7 @@ export class SecureServer {
     this.server = server;
     const port = (server.address() as AddressInfo).port;
     logger?.info(
-      `Serving securely on ${serving.bindAddress.includes(':') ? `[${serving.bindAddress}]` : serving.bindAddress}:${port}`,
+      `Serving ${this.options.insecure ? 'insecurely' : 'securely'} on ${serving.bindAddress.includes(':') ? `[${serving.bindAddress}]` : serving.bindAddress}:${port}`,
     );
     return port;
   }
@@ -120,6 +128,10 @@ export class SecureServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://localhost');
+    if (this.options.insecure) {
+      await this.route(req, res, url);
+      return;
+    }
     const path = url.pathname;
     const user = await (this.options.authenticate ?? certificateOrAnonymous)(req);
     if (!user) {

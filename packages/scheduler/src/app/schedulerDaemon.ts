@@ -17,5 +17,6 @@ export function schedulerDaemon(): DaemonSpec<SchedulerConfiguration> {
     buildConfig: (flags) => buildSchedulerConfig(flags),
     run: runScheduler,
     noticeOnlyFlags: NOTICE_ONLY_FLAGS,
+    insecureServing: true,
   });
 }

@@ -55,7 +55,5 @@ export const NOTICE_ONLY_FLAGS: Readonly<Record<string, string>> = {
   'policy-configmap': 'scheduler policies are not supported; configure profiles in the --config file',
   'policy-configmap-namespace': 'scheduler policies are not supported',
   'use-legacy-policy-config': 'scheduler policies are not supported',
-  port: 'the insecure port is not served; /healthz and /metrics are on --secure-port',
-  address: 'the insecure port is not served',
   ...COMMON_NOTICE_ONLY_FLAGS,
 };
