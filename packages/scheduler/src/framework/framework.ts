@@ -28,6 +28,7 @@ import type { NodeInfo } from './nodeInfo';
 import {
   defaultPlugins,
   EXTENSION_POINTS,
+  gateDefault,
   mergePluginSet,
   type ExtensionPoint,
   type ProfileConfig,
@@ -50,7 +51,7 @@ export interface FrameworkDeps {
   getPod?: (namespace: string, name: string) => Pod | undefined;
   /** The PodDisruptionBudgets (from an informer); none without it. */
   podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
-  /** Feature gates; every gate is off without it. */
+  /** Feature gates; each at its default without it. */
   featureEnabled?: (name: string) => boolean;
   metrics?: PluginMetrics;
 }
@@ -201,7 +202,7 @@ export class Framework implements FrameworkHandle {
   }
 
   featureEnabled(name: string): boolean {
-    return this.deps.featureEnabled?.(name) ?? false;
+    return this.deps.featureEnabled ? this.deps.featureEnabled(name) : gateDefault(name);
   }
 
   /** The plugin names of an extension point, in order (for tests and /configz). */

@@ -1,3 +1,5 @@
+import { DEFAULT_FEATURE_GATES } from '@orch/component-base';
+
 /** The extension points a profile configures plugins for. */
 export const EXTENSION_POINTS = [
   'queueSort',
@@ -37,12 +39,18 @@ export interface ProfileConfig {
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
+/** A feature gate's default (doc 3's table); gates it does not list are off. */
+export function gateDefault(name: string): boolean {
+  return DEFAULT_FEATURE_GATES[name]?.default ?? false;
+}
+
 /**
  * The default plugins of every extension point (Kubernetes' defaults, restricted to the built-in set);
- * PodTopologySpread only with the EvenPodsSpread feature gate on.
+ * PodTopologySpread only with the EvenPodsSpread feature gate on; with TaintNodesByCondition off, node
+ * conditions and cordoning are checked by NodeCondition instead of NodeUnschedulable's taint.
  */
 export function defaultPlugins(
-  featureEnabled: (name: string) => boolean = () => false,
+  featureEnabled: (name: string) => boolean = gateDefault,
 ): Record<ExtensionPoint, PluginRef[]> {
   const spread = featureEnabled('EvenPodsSpread');
   const topologySpread = (weight?: number): PluginRef[] =>
@@ -59,7 +67,7 @@ export function defaultPlugins(
       ...topologySpread(),
     ],
     filter: [
-      { name: 'NodeUnschedulable' },
+      featureEnabled('TaintNodesByCondition') ? { name: 'NodeUnschedulable' } : { name: 'NodeCondition' },
       { name: 'NodeResourcesFit' },
       { name: 'NodeName' },
       { name: 'NodePorts' },

@@ -20,6 +20,7 @@ import {
   NODE_RESOURCES_BALANCED_ALLOCATION,
   NodeResourcesBalancedAllocation,
 } from './noderesourcesbalancedallocation/nodeResourcesBalancedAllocation';
+import { NODE_CONDITION, NodeCondition } from './nodecondition/nodeCondition';
 import { NODE_UNSCHEDULABLE, NodeUnschedulable } from './nodeunschedulable/nodeUnschedulable';
 import { POD_TOPOLOGY_SPREAD, PodTopologySpread } from './podtopologyspread/podTopologySpread';
 import { PRIORITY_SORT, PrioritySort } from './prioritysort/prioritySort';
@@ -31,6 +32,7 @@ export function inTreeRegistry(): PluginRegistry {
     [PRIORITY_SORT, () => new PrioritySort()],
     [NODE_NAME, () => new NodeName()],
     [NODE_UNSCHEDULABLE, () => new NodeUnschedulable()],
+    [NODE_CONDITION, () => new NodeCondition()],
     [TAINT_TOLERATION, () => new TaintToleration()],
     [NODE_AFFINITY, () => new NodeAffinity()],
     [
