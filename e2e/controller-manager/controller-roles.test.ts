@@ -1,20 +1,44 @@
-import { controllerClusterRoleBindings, controllerClusterRoles } from '@orch/apiserver';
+import {
+  controllerClusterRoleBindings,
+  controllerClusterRoles,
+  controllerRoleBindings,
+  controllerRoles,
+} from '@orch/apiserver';
 import { CLOUD_CONTROLLER_REGISTRY } from '@orch/cloud-controller-manager';
 import { CONTROLLER_REGISTRY } from '@orch/controller-manager';
 
 /** With --use-service-account-credentials each controller acts as its service account: it needs its role. */
 test('every built controller has a bootstrap role bound to its service account in orch-system', () => {
-  const roles = new Set(controllerClusterRoles.map((r) => r.metadata.name));
+  // a cluster role, or (bootstrapsigner, tokencleaner) Roles of the namespaces it works in
+  const roles = new Set([...controllerClusterRoles, ...controllerRoles].map((r) => r.metadata.name));
   for (const [name, descriptor] of Object.entries(CONTROLLER_REGISTRY)) {
     if (descriptor.rootCredentials) continue;
     const serviceAccount = descriptor.serviceAccount ?? `${name}-controller`;
     const role = `system:controller:${serviceAccount}`;
     expect({ name, role, declared: roles.has(role) }).toEqual({ name, role, declared: true });
-    const binding = controllerClusterRoleBindings.find((b) => b.roleRef.name === role);
-    expect(binding?.subjects).toEqual([
-      { kind: 'ServiceAccount', name: serviceAccount, namespace: 'orch-system' },
-    ]);
+    const bindings = [...controllerClusterRoleBindings, ...controllerRoleBindings].filter(
+      (b) => b.roleRef.name === role,
+    );
+    expect(bindings.length).toBeGreaterThan(0);
+    for (const binding of bindings)
+      expect(binding.subjects).toEqual([
+        { kind: 'ServiceAccount', name: serviceAccount, namespace: 'orch-system' },
+      ]);
   }
+});
+
+/** Kubernetes' namespace policy: the bootstrap signer and token cleaner reach no namespace but theirs. */
+test('the bootstrap signer and token cleaner have Roles of orch-system and orch-public only', () => {
+  const where = (account: string): string[] =>
+    controllerRoles
+      .filter((r) => r.metadata.name === `system:controller:${account}`)
+      .map((r) => `${r.kind} ${r.metadata.namespace}`)
+      .sort();
+  expect(where('bootstrap-signer')).toEqual(['Role orch-public', 'Role orch-system']);
+  expect(where('token-cleaner')).toEqual(['Role orch-system']);
+  const clusterWide = new Set(controllerClusterRoles.map((r) => r.metadata.name));
+  expect(clusterWide.has('system:controller:bootstrap-signer')).toBe(false);
+  expect(clusterWide.has('system:controller:token-cleaner')).toBe(false);
 });
 
 /** As Kubernetes' tokens controller, a controller minting credentials acts with the manager's own. */

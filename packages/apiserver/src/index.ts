@@ -59,5 +59,7 @@ export {
 export {
   controllerClusterRoleBindings,
   controllerClusterRoles,
+  controllerRoleBindings,
+  controllerRoles,
   controllerServiceAccountNamespace,
 } from './authz/controller-roles';

@@ -23,6 +23,12 @@ export {
 export { isPodActive, isPodAvailable, isPodReady, podFromTemplate } from './controller/podUtil';
 
 // Controllers.
+export {
+  AttachDetachController,
+  CSI_ATTACH_TIMEOUT_MS,
+  MAX_WAIT_FOR_UNMOUNT_MS,
+} from './volume/attachdetach/AttachDetachController';
+export { volumeAttachmentName } from './volume/attachdetach/desiredAttachments';
 export { DisruptionController } from './disruption/DisruptionController';
 export {
   DEFAULT_CPU_UTILIZATION,
@@ -79,6 +85,17 @@ export {
 } from './daemonset/revisionHistory';
 export { rollingUpdatePlan, updateBounds, type RollingUpdateStep } from './daemonset/rollingUpdatePlan';
 export { EndpointsController } from './endpoint/EndpointsController';
+export {
+  EndpointSliceController,
+  MAX_ENDPOINTS_PER_SLICE_FLAG,
+} from './endpointslice/EndpointSliceController';
+export {
+  CONTROLLER_NAME as ENDPOINT_SLICE_CONTROLLER_NAME,
+  MANAGED_BY_LABEL,
+  reconcileSlices,
+  SERVICE_NAME_LABEL,
+  type SlicePlan,
+} from './endpointslice/sliceReconciler';
 export { ResourceQuotaController } from './resourcequota/ResourceQuotaController';
 export { quotaNeedsSync, quotaTracks } from './resourcequota/quotaSync';
 export {

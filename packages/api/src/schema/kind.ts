@@ -1,4 +1,5 @@
 import type { TObject, TSchema, Static } from '@sinclair/typebox';
+import type { GateEnabled } from '../featuregates/compile-gated-fields';
 import type { FieldErrorLike } from './fields';
 
 /** A column of the Table representation (what `kubectl get` prints for the kind). */
@@ -77,8 +78,11 @@ export interface KindDeclaration<S extends TObject = TObject> {
   columns?: readonly ColumnDeclaration<Static<S>>[];
   /** Warnings served for deprecated versions, by version. */
   deprecatedVersions?: Record<string, string>;
-  /** Rules on update beyond field immutability (old is the stored object). */
-  validateUpdate?: (obj: Static<S>, old: Static<S>) => FieldErrorLike[];
+  /**
+   * Rules on update beyond field immutability (old is the stored object); `enabled` tells the
+   * server's feature gates when the caller knows them.
+   */
+  validateUpdate?: (obj: Static<S>, old: Static<S>, enabled?: GateEnabled) => FieldErrorLike[];
   /**
    * True when the kind has no protobuf message and is served as JSON (and YAML) only, as Kubernetes
    * serves apiextensions.k8s.io and custom resources to clients asking protobuf first.

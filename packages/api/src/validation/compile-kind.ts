@@ -29,9 +29,10 @@ export interface CompiledKind {
   validate(obj: unknown): FieldError[];
   /**
    * Update validation: ObjectMeta update rules, the full validation of the new object (hooks see
-   * the stored object as `context.old`), immutable fields, and the kind's own validateUpdate.
+   * the stored object as `context.old`), immutable fields, and the kind's own validateUpdate (given
+   * the server's feature gates as `enabled`).
    */
-  validateUpdate(obj: unknown, old: unknown): FieldError[];
+  validateUpdate(obj: unknown, old: unknown, enabled?: GateEnabled): FieldError[];
 }
 
 export interface CompileKindOptions {
@@ -102,14 +103,14 @@ function build(declaration: KindDeclaration, options: CompileKindOptions): Compi
     },
     dropDisabledFields: (obj, old, enabled) => gatedFn()?.drop(obj, old, enabled),
     validate: (obj) => validate(obj, undefined, []),
-    validateUpdate: (obj, old) => {
+    validateUpdate: (obj, old, enabled) => {
       const out: FieldError[] = [];
       if (isObject(obj) && isObject(old))
         validateObjectMetaUpdate(obj.metadata, old.metadata, 'metadata', out);
       validate(obj, old, out);
       if (isObject(obj) && isObject(old)) {
         immutableFn()?.(obj, old, out);
-        const kindErrors = declaration.validateUpdate?.(obj as never, old as never) ?? [];
+        const kindErrors = declaration.validateUpdate?.(obj as never, old as never, enabled) ?? [];
         for (const e of kindErrors) out.push(e as FieldError);
       }
       return out;

@@ -1,6 +1,6 @@
 import { startSecuredServer, type SecuredServer } from '../reviews/access-test-support';
 import { ensureBootstrapPolicy } from './bootstrap-policy';
-import { rbacStores, type PolicyRule, type RoleObject } from './rbac-objects';
+import { rbacStores, type BindingObject, type PolicyRule, type RoleObject } from './rbac-objects';
 
 const scope = { namespace: '', apiVersion: 'rbac.authorization.k8s.io/v1', dryRun: false };
 const writeOptions = { fieldValidation: 'Ignore' as const, warnings: [] };
@@ -57,6 +57,39 @@ describe('the bootstrap policy and aggregated roles', () => {
           resources: [`certificatesigningrequests/${sub}`],
         },
       ]);
+    }
+  });
+
+  it("creates the bootstrap signer's and token cleaner's Roles and RoleBindings in their namespaces", async () => {
+    const stores = rbacStores(s.server);
+    const at = (namespace: string) => ({ ...scope, namespace });
+    const role = async (namespace: string, name: string) =>
+      ((await stores.roles.get(at(namespace), `system:controller:${name}`)) as unknown as RoleObject).rules;
+    expect(await role('orch-system', 'bootstrap-signer')).toEqual([
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] },
+    ]);
+    expect(await role('orch-system', 'token-cleaner')).toEqual([
+      { verbs: ['delete', 'get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] },
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.k8s.io'], resources: ['events'] },
+    ]);
+    expect(await role('orch-public', 'bootstrap-signer')).toEqual([
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'] },
+      { verbs: ['update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] },
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.k8s.io'], resources: ['events'] },
+    ]);
+    for (const [namespace, name] of [
+      ['orch-system', 'bootstrap-signer'],
+      ['orch-system', 'token-cleaner'],
+      ['orch-public', 'bootstrap-signer'],
+    ] as const) {
+      const b = (await stores.roleBindings.get(
+        at(namespace),
+        `system:controller:${name}`,
+      )) as unknown as BindingObject;
+      expect({ roleRef: b.roleRef, subjects: b.subjects }).toEqual({
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `system:controller:${name}` },
+        subjects: [{ kind: 'ServiceAccount', name, namespace: 'orch-system' }],
+      });
     }
   });
 });

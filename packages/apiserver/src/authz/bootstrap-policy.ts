@@ -3,7 +3,12 @@ import { StatusError } from '../errors/status-error';
 import type { GenericStore, RequestScope } from '../registry/generic-store';
 import { clone, jsonEqual, type ApiObject } from '../registry/object';
 import { autoupdateAnnotation, bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-roles';
-import { controllerClusterRoleBindings, controllerClusterRoles } from './controller-roles';
+import {
+  controllerClusterRoleBindings,
+  controllerClusterRoles,
+  controllerRoleBindings,
+  controllerRoles,
+} from './controller-roles';
 import {
   rbacAPIVersion,
   type BindingObject,
@@ -125,12 +130,14 @@ export function ensureBinding(
 /**
  * Creates the default cluster roles and cluster role bindings (cluster-admin, admin/edit/view,
  * system:discovery, system:basic-user, system:public-info-viewer and the control-plane components'
- * roles) when missing and adds missing rules and subjects to existing ones. Idempotent; run at
- * server start.
+ * roles), and the controllers' Roles and RoleBindings of a few namespaces, when missing and adds
+ * missing rules and subjects to existing ones. Idempotent; run at server start.
  */
 export async function ensureBootstrapPolicy(stores: RBACStores): Promise<void> {
   for (const role of [...bootstrapClusterRoles, ...controllerClusterRoles])
     await ensureRole(stores.clusterRoles, '', role);
   for (const b of [...bootstrapClusterRoleBindings, ...controllerClusterRoleBindings])
     await ensureBinding(stores.clusterRoleBindings, '', b);
+  for (const role of controllerRoles) await ensureRole(stores.roles, role.metadata.namespace!, role);
+  for (const b of controllerRoleBindings) await ensureBinding(stores.roleBindings, b.metadata.namespace!, b);
 }

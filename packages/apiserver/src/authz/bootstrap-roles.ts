@@ -43,6 +43,12 @@ export function clusterRole(
   };
 }
 
+/** A Role of `namespace`, labelled and annotated as the default cluster roles are. */
+export function namespacedRole(namespace: string, name: string, rules: PolicyRule[]): RoleObject {
+  const r = clusterRole(name, rules);
+  return { ...r, kind: 'Role', metadata: { ...r.metadata, namespace } };
+}
+
 const user = (name: string): Subject => ({ kind: 'User', apiGroup: rbacGroup, name });
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: rbacGroup, name });
 
@@ -57,6 +63,22 @@ export function binding(name: string, role: string, subjects: Subject[]): Bindin
     },
     roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: role },
     subjects,
+  };
+}
+
+/** A RoleBinding of `namespace` to the Role `role` of that namespace. */
+export function namespacedBinding(
+  namespace: string,
+  name: string,
+  role: string,
+  subjects: Subject[],
+): BindingObject {
+  const b = binding(name, role, subjects);
+  return {
+    ...b,
+    kind: 'RoleBinding',
+    metadata: { ...b.metadata, namespace },
+    roleRef: { ...b.roleRef, kind: 'Role' },
   };
 }
 

@@ -5,7 +5,7 @@ import {
   type RoleObject,
   type Subject,
 } from './rbac-objects';
-import { binding, clusterRole, read, rule } from './bootstrap-roles';
+import { binding, clusterRole, namespacedBinding, namespacedRole, read, rule } from './bootstrap-roles';
 
 /** The namespace of the controllers' service accounts (--use-service-account-credentials). */
 export const controllerServiceAccountNamespace = 'orch-system';
@@ -22,6 +22,15 @@ const events: PolicyRule[] = [
  * read and write through their own clients.
  */
 const controllerRules: Record<string, PolicyRule[]> = {
+  'attachdetach-controller': [
+    rule(['list', 'watch'], [''], ['persistentvolumes', 'persistentvolumeclaims']),
+    rule(['get', 'list', 'watch'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['list', 'watch'], [''], ['pods']),
+    rule(['get', 'create', 'delete', 'list', 'watch'], ['storage.k8s.io'], ['volumeattachments']),
+    rule(['get', 'list', 'watch'], ['storage.k8s.io'], ['csidrivers']),
+    rule(['get', 'list', 'watch'], ['storage.k8s.io'], ['csinodes']),
+  ],
   'cronjob-controller': [
     rule(['get', 'list', 'watch', 'update'], ['batch'], ['cronjobs']),
     rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], ['batch'], ['jobs']),
@@ -63,6 +72,20 @@ const controllerRules: Record<string, PolicyRule[]> = {
     rule(read, [''], ['services', 'pods']),
     rule(['get', 'list', 'create', 'update', 'delete'], [''], ['endpoints']),
     rule(['create'], [''], ['endpoints/restricted']),
+  ],
+  'endpointslice-controller': [
+    rule(read, [''], ['services', 'pods', 'nodes']),
+    // slices owned by a service with blockOwnerDeletion need the right to set the service's finalizers
+    rule(['update'], [''], ['services/finalizers']),
+    rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+  ],
+  'expand-controller': [
+    rule(['get', 'list', 'watch', 'update', 'patch'], [''], ['persistentvolumes']),
+    rule(['update', 'patch'], [''], ['persistentvolumeclaims/status']),
+    rule(['get', 'list', 'watch'], [''], ['persistentvolumeclaims']),
+    rule(['get', 'list', 'watch'], ['storage.k8s.io'], ['storageclasses']),
+    rule(['get'], [''], ['services', 'endpoints']),
+    rule(['get'], [''], ['secrets']),
   ],
   'generic-garbage-collector': [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])],
   'horizontal-pod-autoscaler': [
@@ -190,4 +213,43 @@ export const controllerClusterRoles: RoleObject[] = Object.entries(controllerRul
 /** Each controller role bound to its service account in orch-system. */
 export const controllerClusterRoleBindings: BindingObject[] = Object.keys(controllerRules).map((name) =>
   binding(`system:controller:${name}`, `system:controller:${name}`, [serviceAccount(name)]),
+);
+
+/** The namespace of the bootstrap token Secrets, and that of the public cluster-info ConfigMap. */
+const tokenNamespace = controllerServiceAccountNamespace;
+const publicNamespace = 'orch-public';
+const namespacedEvents = rule(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events']);
+
+/**
+ * The controllers whose rights Kubernetes' policy gives by Roles of a few namespaces rather than by
+ * a cluster role: by namespace, then by service account.
+ */
+const controllerNamespacedRules: Record<string, Record<string, PolicyRule[]>> = {
+  [tokenNamespace]: {
+    'bootstrap-signer': [rule(read, [''], ['secrets'])],
+    'token-cleaner': [rule(['delete', 'get', 'list', 'watch'], [''], ['secrets']), namespacedEvents],
+  },
+  [publicNamespace]: {
+    'bootstrap-signer': [
+      rule(read, [''], ['configmaps']),
+      rule(['update'], [''], ['configmaps'], ['cluster-info']),
+      namespacedEvents,
+    ],
+  },
+};
+
+const namespacedEntries = Object.entries(controllerNamespacedRules).flatMap(([namespace, byAccount]) =>
+  Object.entries(byAccount).map(([name, rules]) => ({ namespace, name, rules })),
+);
+
+/** The controllers' Roles, `system:controller:<service account>` in their namespaces. */
+export const controllerRoles: RoleObject[] = namespacedEntries.map(({ namespace, name, rules }) =>
+  namespacedRole(namespace, `system:controller:${name}`, rules),
+);
+
+/** Each controller Role bound, in its namespace, to the controller's service account in orch-system. */
+export const controllerRoleBindings: BindingObject[] = namespacedEntries.map(({ namespace, name }) =>
+  namespacedBinding(namespace, `system:controller:${name}`, `system:controller:${name}`, [
+    serviceAccount(name),
+  ]),
 );

@@ -905,7 +905,7 @@ export class GenericStore {
       else obj.metadata.managedFields = managedFields;
     } else this.strategy.prepareForUpdate(obj, current, subresource);
     this.recordUpdate(current, obj, scope, options, subresource);
-    const errors = this.strategy.validateUpdate(obj, current, subresource);
+    const errors = this.strategy.validateUpdate(obj, current, subresource, this.featureEnabled);
     if (errors.length) throw this.invalid(name, errors);
     await this.admission.validate(attributes);
     this.link(obj, scope.apiVersion);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { compileKind, type CompiledKind, type FieldError, type KindDeclaration } from '@orch/api';
+import {
+  compileKind,
+  type CompiledKind,
+  type FieldError,
+  type GateEnabled,
+  type KindDeclaration,
+} from '@orch/api';
 import { jsonEqual, nowTime, type ApiObject } from './object';
 import type { SubresourceHandler } from './custom-handlers';
 import type { UserInfo } from '../authn/authenticator';
@@ -131,12 +137,12 @@ export class Strategy {
   /**
    * Update validation. A kind's own subresource (binding, finalize, ...) is a server-side operation that
    * changes fields the main resource may not (a pod's nodeName): its result is validated as an object,
-   * without the update rules of the main resource.
+   * without the update rules of the main resource. `enabled` gives the server's feature gates.
    */
-  validateUpdate(obj: ApiObject, old: ApiObject, subresource = ''): FieldError[] {
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource = '', enabled?: GateEnabled): FieldError[] {
     if (subresource && subresource !== 'status' && subresource !== 'scale')
       return this.compiled.validate(obj);
-    return this.compiled.validateUpdate(obj, old);
+    return this.compiled.validateUpdate(obj, old, enabled);
   }
 
   /**

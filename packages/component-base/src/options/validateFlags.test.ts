@@ -140,6 +140,33 @@ describe('validateFlags', () => {
     ]);
   });
 
+  it('checks the EndpointSlice controller bounds', () => {
+    expect(
+      problems('controller-manager', [
+        '--concurrent-service-endpoint-syncs=0',
+        '--max-endpoints-per-slice=1001',
+      ]),
+    ).toEqual([
+      '--concurrent-service-endpoint-syncs must not be less than 1, but got 0',
+      '--max-endpoints-per-slice must not be more than 1000, but got 1001',
+    ]);
+    expect(
+      problems('controller-manager', [
+        '--concurrent-service-endpoint-syncs=51',
+        '--max-endpoints-per-slice=0',
+      ]),
+    ).toEqual([
+      '--concurrent-service-endpoint-syncs must not be more than 50, but got 51',
+      '--max-endpoints-per-slice must not be less than 1, but got 0',
+    ]);
+    expect(
+      problems('controller-manager', [
+        '--concurrent-service-endpoint-syncs=50',
+        '--max-endpoints-per-slice=1',
+      ]),
+    ).toEqual([]);
+  });
+
   it('checks --root-ca-file holds a PEM CA bundle while a controller reading it is enabled', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orch-root-ca-'));
     try {

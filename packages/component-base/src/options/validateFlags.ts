@@ -224,6 +224,18 @@ const controllerManagerRules: FlagValidator[] = [
       return [(e as Error).message];
     }
   },
+  // the EndpointSlice controller's bounds
+  (flags) =>
+    (
+      [
+        ['concurrent-service-endpoint-syncs', 1, 50],
+        ['max-endpoints-per-slice', 1, 1000],
+      ] as const
+    ).flatMap(([name, min, max]) => {
+      const value = flags.number(name);
+      if (value < min) return [`--${name} must not be less than ${min}, but got ${value}`];
+      return value > max ? [`--${name} must not be more than ${max}, but got ${value}`] : [];
+    }),
   (flags) =>
     flags.duration('attach-detach-reconcile-sync-period') <= 1000
       ? ['--attach-detach-reconcile-sync-period must be longer than one second']

@@ -15,6 +15,12 @@ export const RESOURCES = {
   serviceaccounts: core('serviceaccounts'),
   events: core('events'),
   endpoints: core('endpoints'),
+  endpointslices: {
+    group: 'discovery.k8s.io',
+    version: 'v1beta1',
+    resource: 'endpointslices',
+    namespaced: true,
+  },
   services: core('services'),
   persistentvolumeclaims: core('persistentvolumeclaims'),
   configmaps: core('configmaps'),

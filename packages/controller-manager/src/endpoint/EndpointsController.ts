@@ -1,17 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import {
-  EndpointsKind,
-  selectorFromSet,
-  type Endpoints,
-  type LabelsSelector,
-  type ObjectMeta,
-  type Pod,
-  type Service,
-} from '@orch/api';
+import { EndpointsKind, type Endpoints, type ObjectMeta, type Pod, type Service } from '@orch/api';
 import {
   clientFor,
   isNotFound,
-  metaNamespaceKeyFunc,
   splitMetaNamespaceKey,
   type KubeObject,
   type Lister,
@@ -20,18 +11,13 @@ import {
 } from '@orch/client';
 import { type ControllerContext, deletedObject, QueueController } from '@orch/component-base';
 import { RESOURCES } from '../controller/resources';
+import { enqueueServicesOfPods, podSelector } from '../controller/servicePods';
 import {
   endpointSubsets,
   HEADLESS_LABEL,
   OVER_CAPACITY_ANNOTATION,
   truncateSubsets,
 } from './endpointSubsets';
-
-/** The pods a service selects; undefined for a service without a selector (its Endpoints are someone else's). */
-function podSelector(service: Service): LabelsSelector | undefined {
-  const set = service.spec?.selector;
-  return set && Object.keys(set).length ? selectorFromSet(set) : undefined;
-}
 
 /**
  * Keeps an Endpoints object beside every Service with a selector (Kubernetes' endpoints controller):
@@ -59,17 +45,9 @@ export class EndpointsController extends QueueController {
       onUpdate: (_old, svc) => this.enqueue(svc),
       onDelete: (obj) => this.enqueue(obj),
     });
-    podInformer.addEventHandler({
-      onAdd: (pod) => this.enqueueServicesOf(pod),
-      onUpdate: (old, pod) => {
-        if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
-        this.enqueueServicesOf(pod);
-        // services that selected the pod under its old labels lose it
-        if (!isDeepStrictEqual(old.metadata?.labels ?? {}, pod.metadata?.labels ?? {}))
-          this.enqueueServicesOf(old);
-      },
-      onDelete: (obj) => this.enqueueServicesOf(deletedObject(obj)),
-    });
+    enqueueServicesOfPods(podInformer, this.serviceLister, (key) =>
+      this.enqueueAfter(key, this.ctx.batchPeriodMs ?? 0),
+    );
     endpointsInformer.addEventHandler({
       // Endpoints deleted under a service that should have them are made again
       onDelete: (obj) => {
@@ -79,19 +57,6 @@ export class EndpointsController extends QueueController {
       },
     });
     this.run([serviceInformer, podInformer, endpointsInformer] as SharedIndexInformer<KubeObject>[]);
-  }
-
-  /**
-   * Queues the services of the pod's namespace whose selector picks it, after
-   * --endpoint-updates-batch-period (joining the changes of many pods into one update of each
-   * service's Endpoints); service changes are queued at once.
-   */
-  private enqueueServicesOf(pod: Pod): void {
-    const namespace = pod.metadata?.namespace ?? '';
-    for (const svc of this.serviceLister.namespace(namespace).list()) {
-      if (podSelector(svc)?.matches(pod.metadata?.labels))
-        this.enqueueAfter(metaNamespaceKeyFunc(svc), this.ctx.batchPeriodMs ?? 0);
-    }
   }
 
   protected async sync(key: string): Promise<void> {

@@ -16,6 +16,7 @@ describe('--controllers', () => {
   test('* runs every built controller that is on by default', () => {
     const { run, notBuilt } = ControllerManager.enabled(['*']);
     expect(run).toEqual([
+      'attachdetach',
       'clusterrole-aggregation',
       'cronjob',
       'csrapproving',
@@ -32,6 +33,7 @@ describe('--controllers', () => {
       'nodeipam',
       'nodelifecycle',
       'persistentvolume-binder',
+      'persistentvolume-expander',
       'podgc',
       'pv-protection',
       'pvc-protection',
@@ -45,7 +47,8 @@ describe('--controllers', () => {
       'ttl',
       'ttl-after-finished',
     ]);
-    expect(notBuilt).toContain('attachdetach');
+    expect(notBuilt).toContain('route');
+    expect(notBuilt).not.toContain('attachdetach');
     expect(notBuilt).not.toContain('horizontalpodautoscaling');
     expect(notBuilt).not.toContain('resourcequota');
     expect(notBuilt).not.toContain('statefulset');
@@ -57,7 +60,7 @@ describe('--controllers', () => {
   test('-name disables, name enables a disabled-by-default one', () => {
     expect(ControllerManager.enabled(['*', '-deployment']).run).not.toContain('deployment');
     expect(ControllerManager.enabled(['job']).run).toEqual(['job']);
-    expect(ControllerManager.enabled(['*', 'tokencleaner']).notBuilt).toContain('tokencleaner');
+    expect(ControllerManager.enabled(['*', 'tokencleaner']).run).toContain('tokencleaner');
   });
 
   test('an unknown name is an error naming it', () => {
@@ -108,7 +111,7 @@ describe('starting controllers', () => {
     const notices: string[] = [];
     const warnings: string[] = [];
     const manager = new ControllerManager({
-      controllers: ['deployment', 'replicaset', 'attachdetach', 'garbagecollector'],
+      controllers: ['deployment', 'replicaset', 'route', 'garbagecollector'],
       informers,
       clientFor: async () => ({}) as RestClient,
       recorderFor: () => new MemoryEventRecorder(),
@@ -121,7 +124,7 @@ describe('starting controllers', () => {
             ? 500
             : undefined,
       flagGiven: (flag) =>
-        ['attach-detach-reconcile-sync-period', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
+        ['route-reconciliation-period', 'root-ca-file', 'concurrent-deployment-syncs'].includes(flag),
       logger: { info: (m) => notices.push(m), warning: (m) => warnings.push(m), error: () => {} },
       registry: {
         deployment: fake('deployment', 'concurrent-deployment-syncs', 'deployment-controller-sync-period'),
@@ -136,13 +139,11 @@ describe('starting controllers', () => {
       },
     });
     expect(await manager.start()).toEqual(['deployment', 'replicaset']);
-    expect(notices).toContain(
-      '"attachdetach" is enabled but not built into this controller manager yet; skipping',
-    );
+    expect(notices).toContain('"route" is enabled but not built into this controller manager yet; skipping');
     // a given flag of an enabled but unbuilt controller is named; one of a running controller, or of
     // controllers not enabled, is not
     expect(warnings).toEqual([
-      '--attach-detach-reconcile-sync-period has no effect: it configures "attachdetach", not built into this controller manager yet',
+      '--route-reconciliation-period has no effect: it configures "route", not built into this controller manager yet',
       '"garbagecollector" is disabled by --enable-collecting=false',
     ]);
     expect(seen.map((s) => [s.name, s.workers, s.syncPeriodMs, s.batchPeriodMs])).toEqual([
@@ -230,6 +231,14 @@ describe('starting controllers', () => {
 
     test('the registry ties ttl-after-finished to TTLAfterFinished', () => {
       expect(CONTROLLER_REGISTRY['ttl-after-finished']?.featureGate).toBe('TTLAfterFinished');
+    });
+
+    test('the registry ties persistentvolume-expander to ExpandPersistentVolumes', () => {
+      expect(CONTROLLER_REGISTRY['persistentvolume-expander']).toMatchObject({
+        featureGate: 'ExpandPersistentVolumes',
+        serviceAccount: 'expand-controller',
+        eventComponent: 'volume_expand',
+      });
     });
   });
 });

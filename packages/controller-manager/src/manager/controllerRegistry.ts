@@ -1,4 +1,6 @@
 import type { ControllerDescriptor } from '@orch/component-base';
+import { BootstrapSigner } from '../bootstrap/BootstrapSigner';
+import { TokenCleaner } from '../bootstrap/TokenCleaner';
 import { CronJobController } from '../cronjob/CronJobController';
 import { CSRApprovingController } from '../certificates/CSRApprovingController';
 import { CSRCleanerController } from '../certificates/CSRCleanerController';
@@ -8,6 +10,7 @@ import { DaemonSetController } from '../daemonset/DaemonSetController';
 import { DeploymentController } from '../deployment/DeploymentController';
 import { DisruptionController } from '../disruption/DisruptionController';
 import { EndpointsController } from '../endpoint/EndpointsController';
+import { EndpointSliceController } from '../endpointslice/EndpointSliceController';
 import { GarbageCollector } from '../garbagecollector/GarbageCollector';
 import { HorizontalController } from '../podautoscaler/HorizontalController';
 import { JobController } from '../job/JobController';
@@ -15,6 +18,8 @@ import { NamespaceController } from '../namespace/NamespaceController';
 import { startNodeIpam } from '../nodeipam/startNodeIpam';
 import { NodeLifecycleController } from '../nodelifecycle/NodeLifecycleController';
 import { PodGCController } from '../podgc/PodGCController';
+import { AttachDetachController } from '../volume/attachdetach/AttachDetachController';
+import { ExpandController } from '../volume/expand/ExpandController';
 import { PersistentVolumeController } from '../volume/persistentvolume/PersistentVolumeController';
 import { PVCProtectionController } from '../volume/pvcprotection/PVCProtectionController';
 import { PVProtectionController } from '../volume/pvprotection/PVProtectionController';
@@ -55,6 +60,12 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     batchPeriodFlag: 'endpoint-updates-batch-period',
     start: (ctx) => new EndpointsController(ctx),
   },
+  endpointslice: {
+    concurrencyFlag: 'concurrent-service-endpoint-syncs',
+    featureGate: 'EndpointSlice',
+    eventComponent: 'endpoint-slice-controller',
+    start: (ctx) => new EndpointSliceController(ctx),
+  },
   daemonset: {
     defaultWorkers: 2,
     serviceAccount: 'daemon-set-controller',
@@ -63,12 +74,22 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
   disruption: { start: (ctx) => new DisruptionController(ctx) },
   job: { defaultWorkers: 5, start: (ctx) => new JobController(ctx) },
   cronjob: { start: (ctx) => new CronJobController(ctx) },
+  bootstrapsigner: { serviceAccount: 'bootstrap-signer', start: (ctx) => new BootstrapSigner(ctx) },
+  tokencleaner: { serviceAccount: 'token-cleaner', start: (ctx) => new TokenCleaner(ctx) },
   'ttl-after-finished': {
     concurrencyFlag: 'concurrent-ttl-after-finished-syncs',
     featureGate: 'TTLAfterFinished',
     start: (ctx) => new TTLAfterFinishedController(ctx),
   },
   podgc: { serviceAccount: 'pod-garbage-collector', start: (ctx) => new PodGCController(ctx) },
+  attachdetach: {
+    serviceAccount: 'attachdetach-controller',
+    start: (ctx) =>
+      new AttachDetachController(ctx, {
+        reconcileSyncPeriodMs: ctx.flags?.duration('attach-detach-reconcile-sync-period') ?? 60_000,
+        disableReconcileSync: ctx.flags?.bool?.('disable-attach-detach-reconcile-sync') ?? false,
+      }),
+  },
   nodelifecycle: {
     defaultWorkers: 8,
     eventComponent: 'node-controller',
@@ -118,6 +139,13 @@ export const CONTROLLER_REGISTRY: Readonly<Record<string, ControllerDescriptor>>
     eventComponent: 'persistentvolume-controller',
     serviceAccount: 'persistent-volume-binder',
     start: (ctx) => new PersistentVolumeController(ctx),
+  },
+  'persistentvolume-expander': {
+    defaultWorkers: 10,
+    featureGate: 'ExpandPersistentVolumes',
+    eventComponent: 'volume_expand',
+    serviceAccount: 'expand-controller',
+    start: (ctx) => new ExpandController(ctx),
   },
   'pv-protection': { start: (ctx) => new PVProtectionController(ctx) },
   'pvc-protection': { start: (ctx) => new PVCProtectionController(ctx) },

@@ -38,13 +38,13 @@ describe('flags of controllers not built yet', () => {
 
   test('a given flag is reported once, with every unbuilt controller that reads it', () => {
     const given = new Set([
-      'attach-detach-reconcile-sync-period',
+      'configure-cloud-routes',
       'route-reconciliation-period',
       'concurrent-service-syncs',
       'kubeconfig',
     ]);
-    expect(ignoredFlags(['attachdetach', 'route', 'service'], (f) => given.has(f))).toEqual([
-      { flag: 'attach-detach-reconcile-sync-period', controllers: ['attachdetach'] },
+    expect(ignoredFlags(['route', 'service'], (f) => given.has(f))).toEqual([
+      { flag: 'configure-cloud-routes', controllers: ['route'] },
       { flag: 'route-reconciliation-period', controllers: ['route'] },
       { flag: 'concurrent-service-syncs', controllers: ['service'] },
     ]);

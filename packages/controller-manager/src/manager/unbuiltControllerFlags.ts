@@ -4,8 +4,6 @@
  * effect, and the manager says so, naming them.
  */
 export const UNBUILT_CONTROLLER_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  attachdetach: ['attach-detach-reconcile-sync-period', 'disable-attach-detach-reconcile-sync'],
-  endpointslice: ['concurrent-service-endpoint-syncs', 'max-endpoints-per-slice'],
   route: ['configure-cloud-routes', 'route-reconciliation-period'],
   service: ['concurrent-service-syncs'],
 };

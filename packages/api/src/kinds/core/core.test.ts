@@ -1114,6 +1114,19 @@ describe('PersistentVolumeClaim', () => {
     expect(msgs(PersistentVolumeClaimKind.validateUpdate!(changed, old))).toEqual([
       'spec: Forbidden: is immutable after creation except resources.requests for bound claims',
     ]);
+    const shrunk: PersistentVolumeClaim = {
+      ...old,
+      spec: { ...old.spec, resources: { requests: { storage: '1Mi' } } },
+    };
+    expect(msgs(PersistentVolumeClaimKind.validateUpdate!(shrunk, old))).toEqual([
+      'spec.resources.requests.storage: Forbidden: field can not be less than previous value',
+    ]);
+    // with ExpandPersistentVolumes off the storage request is as fixed as the rest of the spec
+    const gatesOff = (gate: string) => gate !== 'ExpandPersistentVolumes';
+    expect(msgs(PersistentVolumeClaimKind.validateUpdate!(grown, old, gatesOff))).toEqual([
+      'spec: Forbidden: field is immutable after creation',
+    ]);
+    expect(msgs(PersistentVolumeClaimKind.validateUpdate!(labelled, unbound, gatesOff))).toEqual([]);
   });
 
   it('prints capacity and access modes of bound claims only', () => {

@@ -36,6 +36,7 @@ export * from './node';
 export * from './service';
 export * from './endpoints';
 export * from './secret';
+export * from './bootstrap-token';
 export * from './service-account';
 export * from './event';
 export * from './binding';

@@ -1,4 +1,5 @@
 import { deepEqual } from '../../patch/json-value';
+import type { GateEnabled } from '../../featuregates/compile-gated-fields';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct, time, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
@@ -23,8 +24,19 @@ import {
   VOLUME_MODES,
 } from './persistent-volume';
 import { quantityValue, ResourceRequirementsSchema } from './resources';
+import { newQuantity, tryParseQuantity, type Quantity } from '../../util/quantity';
 
 const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
+
+/**
+ * The storage quantity of a resource list (a claim's requests or status.capacity, a volume's
+ * capacity): zero when absent, undefined when it does not parse.
+ */
+export function storageQuantity(list: Readonly<Record<string, unknown>> | undefined): Quantity | undefined {
+  const value = list?.storage;
+  if (value === undefined || value === null) return newQuantity(0, 'BinarySI');
+  return tryParseQuantity(String(value));
+}
 
 /** Finalizer that keeps a claim while a scheduled pod uses it (pvc-protection). */
 export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
@@ -132,8 +144,15 @@ export const PersistentVolumeClaimSchema = struct(
 );
 export type PersistentVolumeClaim = Static<typeof PersistentVolumeClaimSchema>;
 
-/** Kubernetes' ValidatePersistentVolumeClaimUpdate: the spec is fixed except volumeName once and storage growth. */
-function validateClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeClaim): FieldError[] {
+/**
+ * Kubernetes' ValidatePersistentVolumeClaimUpdate: the spec is fixed except volumeName once and, with
+ * ExpandPersistentVolumes on, the storage request of a bound claim, which may only grow.
+ */
+function validateClaimUpdate(
+  pvc: PersistentVolumeClaim,
+  old: PersistentVolumeClaim,
+  enabled?: GateEnabled,
+): FieldError[] {
   const errors: FieldError[] = [];
   const newSpec: ClaimSpecValue = structuredClone(pvc.spec ?? {});
   const oldSpec: ClaimSpecValue = structuredClone(old.spec ?? {});
@@ -152,6 +171,10 @@ function validateClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeCl
         'field is immutable',
       ),
     );
+  }
+  if (!(enabled?.('ExpandPersistentVolumes') ?? true)) {
+    if (!deepEqual(newSpec, oldSpec)) errors.push(forbidden('spec', 'field is immutable after creation'));
+    return errors;
   }
   if (pvc.status?.phase === 'Bound' && newSpec.resources?.requests) {
     const oldStorage = old.spec?.resources?.requests?.storage;

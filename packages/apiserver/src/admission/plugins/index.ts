@@ -11,6 +11,7 @@ import { DefaultStorageClass } from './default-storage-class';
 import { DefaultTolerationSeconds } from './default-toleration-seconds';
 import { LimitRanger } from './limit-ranger';
 import { NamespaceLifecycle } from './namespace-lifecycle';
+import { PersistentVolumeClaimResize } from './persistent-volume-claim-resize';
 import { PriorityAdmission } from './priority';
 import { ResourceQuotaAdmission } from './resource-quota';
 import { ServiceAccountAdmission } from './service-account';
@@ -39,6 +40,7 @@ export const admissionPlugins: Record<string, (ctx: AdmissionPluginContext) => A
     new PriorityAdmission(lookup, featureEnabled('NonPreemptingPriority')),
   DefaultStorageClass: ({ lookup }) => new DefaultStorageClass(lookup),
   StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+  PersistentVolumeClaimResize: ({ lookup }) => new PersistentVolumeClaimResize(lookup),
   CertificateApproval: ({ authorize }) => new CertificateApproval(authorize),
   CertificateSigning: ({ authorize }) => new CertificateSigning(authorize),
   CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
@@ -55,6 +57,7 @@ export const defaultAdmissionPlugins = [
   'Priority',
   'DefaultStorageClass',
   'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',

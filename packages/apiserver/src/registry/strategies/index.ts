@@ -7,6 +7,7 @@ import { HorizontalPodAutoscalerStrategy } from './horizontal-pod-autoscaler-str
 import { JobStrategy } from './job-strategy';
 import { NamespaceStrategy } from './namespace-strategy';
 import type { KubeletClientConfig } from './pod-log';
+import { PersistentVolumeClaimStrategy } from './persistent-volume-claim-strategy';
 import { PodStrategy } from './pod-strategy';
 import { PriorityClassStrategy } from './priority-class-strategy';
 import { NodeStrategy } from './node-strategy';
@@ -26,6 +27,7 @@ const strategies: Record<string, StrategyFactory> = {
   '/pods': (d, context) => new PodStrategy(d, context.kubeletClient ?? (() => undefined)),
   '/namespaces': (d) => new NamespaceStrategy(d),
   '/nodes': (d) => new NodeStrategy(d),
+  '/persistentvolumeclaims': (d) => new PersistentVolumeClaimStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),
   'autoscaling/horizontalpodautoscalers': (d) => new HorizontalPodAutoscalerStrategy(d),

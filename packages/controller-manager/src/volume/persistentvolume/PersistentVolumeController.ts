@@ -333,7 +333,11 @@ export class PersistentVolumeController extends QueueController {
     await this.updateVolumePhase(updated, 'Available', '');
   }
 
-  /** Writes the claim's phase, with the bound volume's access modes and capacity (none without). */
+  /**
+   * Writes the claim's phase, with the bound volume's access modes and capacity (none without). The
+   * capacity is the volume's only as the claim becomes Bound: once it is, a smaller capacity than the
+   * volume's is a file system not expanded yet (the expand controller's), left alone.
+   */
   private async updateClaimStatus(
     claim: PersistentVolumeClaim,
     phase: ClaimPhase,
@@ -341,10 +345,12 @@ export class PersistentVolumeController extends QueueController {
   ): Promise<PersistentVolumeClaim> {
     const status = { ...(claim.status ?? {}) };
     if (volume) {
-      if (volume.spec?.capacity?.storage === undefined)
-        throw new Error(`PersistentVolume "${volume.metadata?.name}" is without a storage capacity`);
-      status.accessModes = volume.spec.accessModes;
-      status.capacity = volume.spec.capacity;
+      status.accessModes = volume.spec?.accessModes;
+      if (claim.status?.phase !== phase) {
+        if (volume.spec?.capacity?.storage === undefined)
+          throw new Error(`PersistentVolume "${volume.metadata?.name}" is without a storage capacity`);
+        status.capacity = volume.spec.capacity;
+      }
     } else {
       delete status.accessModes;
       delete status.capacity;
