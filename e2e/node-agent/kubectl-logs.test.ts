@@ -1,72 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  daemonBin,
-  eventually,
-  freePort,
-  startAPIServerProcess,
-  startDaemon,
-  type APIServerProcess,
-  type DaemonProcess,
-} from '@orch/apiserver';
+import { eventually } from '@orch/apiserver';
 import { kubectl } from '../harness/kubectl';
+import { startServingCluster, type ServingCluster } from './servingCluster';
 
 describe('kubectl logs through the apiserver to a process-runtime node agent', () => {
-  let api: APIServerProcess;
-  let agent: DaemonProcess;
-  let root: string;
+  let cluster: ServingCluster;
   let admin: string;
-  const run = (args: string[], timeoutMs?: number) => kubectl(admin, args, undefined, timeoutMs);
+  const run = (args: string[], timeoutMs?: number) => cluster.run(args, undefined, timeoutMs);
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-logs-'));
-    root = mkdtempSync(join(tmpdir(), 'orch-e2e-logs-root-'));
-    const pki = join(dataDir, 'pki');
-    api = await startAPIServerProcess({
-      dataDir,
-      args: [
-        `--kubelet-client-certificate=${join(pki, 'apiserver-kubelet-client.crt')}`,
-        `--kubelet-client-key=${join(pki, 'apiserver-kubelet-client.key')}`,
-        '--kubelet-preferred-address-types=InternalIP',
-      ],
-    });
-    admin = api.pki.kubeconfigs.admin!;
-    // no controller manager runs: the pods' service account is made here
-    await run(['create', 'serviceaccount', 'default']);
-    const port = await freePort();
-    agent = startDaemon(
-      'orch-node-agent',
-      daemonBin('node-agent', 'orch-node-agent'),
-      [
-        `--kubeconfig=${api.pki.kubeconfigs['node-agent']}`,
-        '--nodes=1',
-        '--node-name-prefix=logs',
-        '--pod-runtime=process',
-        `--root-dir=${root}`,
-        `--port=${port}`,
-        '--address=127.0.0.1',
-        '--node-ip=127.0.0.1',
-        `--client-ca-file=${api.pki.files.caCert}`,
-      ],
-      join(dataDir, 'logs'),
-    );
-    await eventually(async () => {
-      const r = await run([
-        'get',
-        'node',
-        'logs-0',
-        '-o',
-        'jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}',
-      ]);
-      return r.code === 0 && r.stdout === String(port) ? true : undefined;
-    }, 'the node to register');
+    cluster = await startServingCluster('logs');
+    admin = cluster.admin;
+    await cluster.startAgent('logs', 'process');
   }, 60_000);
 
   afterAll(async () => {
-    await agent?.stop();
-    await api?.destroy();
-    rmSync(root, { recursive: true, force: true });
+    await cluster?.close();
   });
 
   const createPod = (name: string, containers: { name: string; script: string }[]) =>

@@ -93,6 +93,7 @@ export { StreamTransport } from './logs/streamTransport';
 
 // Secure serving.
 export { SecureServer, type RouteHandler, type SecureServerOptions } from './server/secureServer';
+export { serveUpgrades, upgradeOf, type UpgradeConnection } from './server/upgrade';
 export { secureServingOptionsFromFlags, type SecureServingOptions } from './server/secureServingOptions';
 export { servingCertKey, sniCallback, tlsServerOptions } from './server/tlsServerOptions';
 export {

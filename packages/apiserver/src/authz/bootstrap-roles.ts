@@ -295,6 +295,8 @@ export const bootstrapClusterRoles: RoleObject[] = [
     rule(['create', 'patch', 'update'], [''], ['events']),
     rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['pods']),
     rule(['patch', 'update'], [''], ['pods/status']),
+    // the claim's capacity once the node has grown its file system (ExpandPersistentVolumes)
+    rule(['get', 'update', 'patch'], [''], ['persistentvolumeclaims/status']),
     rule(['create'], [''], ['pods/eviction']),
     rule(['create'], [''], ['serviceaccounts/token']),
     rule(['create', 'delete', 'get', 'patch', 'update'], ['coordination.k8s.io'], ['leases']),

@@ -63,6 +63,8 @@ export interface ApiRequest {
   headers: IncomingMessage['headers'];
   body: Buffer;
   user?: UserInfo;
+  /** The HTTP request, for connect subresources that proxy it. */
+  http?: IncomingMessage;
 }
 
 /** Answers one resource request, or throws a StatusError. */
@@ -367,7 +369,11 @@ export class ResourceHandler {
     });
     const custom = store.strategy.subresources[info.subresource];
     if (custom) {
-      const { code, object, stream } = await custom(store, this.customRequest(req, scope, warnings));
+      const { code, object, stream, upgraded } = await custom(
+        store,
+        this.customRequest(req, scope, warnings),
+      );
+      if (upgraded) return;
       if (stream) {
         sendStream(res, code, stream.contentType, stream.body);
         return;
@@ -583,6 +589,7 @@ export class ResourceHandler {
       query: req.query,
       user: req.user,
       options,
+      ...(req.http ? { http: req.http } : {}),
     };
   }
 

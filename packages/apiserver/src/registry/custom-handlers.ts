@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { KindDeclaration } from '@orch/api';
 import type { UserInfo } from '../authn/authenticator';
@@ -15,6 +16,8 @@ export interface CustomRequest {
   query: URLSearchParams;
   user?: UserInfo;
   options: WriteOptions;
+  /** The HTTP request itself, for handlers that proxy it (connect subresources: pods/exec). */
+  http?: IncomingMessage;
 }
 
 export interface CustomResponse {
@@ -22,6 +25,8 @@ export interface CustomResponse {
   object: unknown;
   /** An answer that is not an object (pods/log): its bytes, streamed as they come, instead of `object`. */
   stream?: { contentType: string; body: Readable };
+  /** The handler switched the connection's protocol and answered on its socket itself. */
+  upgraded?: boolean;
 }
 
 /** Serves a kind's own subresource; `store` is the parent kind's store. */

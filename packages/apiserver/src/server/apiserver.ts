@@ -37,8 +37,10 @@ import type { Storage } from '../storage/storage';
 import {
   DEFAULT_FEATURE_GATES,
   FeatureGate,
+  serveUpgrades,
   sniCallback,
   tlsServerTuning,
+  upgradeOf,
   type NamedCertKey,
   type VersionInfo,
 } from '@orch/component-base';
@@ -397,6 +399,8 @@ export class APIServer {
       },
       (req, res) => void this.serve(req, res),
     );
+    // Upgrade requests (pods/exec and the other connect subresources) take the same way
+    serveUpgrades(this.server, (req, res) => void this.serve(req, res));
     this.server.keepAliveTimeout = 120_000;
     this.server.headersTimeout = 125_000;
     this.server.requestTimeout = 0;
@@ -574,9 +578,10 @@ export class APIServer {
         this.nonResource(req, res, info, url);
         return;
       }
-      const body = await readBody(req);
+      // an Upgrade request's bytes past its headers belong to the protocol it switches to
+      const body = upgradeOf(req) ? Buffer.alloc(0) : await readBody(req);
       const work = this.resources.handle(
-        { info, query: url.searchParams, headers: req.headers, body, user },
+        { info, query: url.searchParams, headers: req.headers, body, user, http: req },
         res,
       );
       if (info.verb === 'watch') {

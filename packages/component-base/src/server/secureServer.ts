@@ -17,6 +17,7 @@ import type { SecureServingOptions } from './secureServingOptions';
 import { failureStatus } from './status';
 import { tlsServerOptions } from './tlsServerOptions';
 import { errorMessage } from '../errorMessage';
+import { serveUpgrades } from './upgrade';
 
 /** Serves one extra route. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
@@ -88,6 +89,8 @@ export class SecureServer {
     const server = this.options.insecure
       ? createPlainServer(handler)
       : createServer(tlsServerOptions(serving), handler);
+    // Upgrade requests (kubectl exec's SPDY) go through the same authentication and routes
+    serveUpgrades(server, handler);
     if (!this.options.insecure && serving.http2MaxStreamsPerConnection > 0) {
       logger?.info(
         `--http2-max-streams-per-connection=${serving.http2MaxStreamsPerConnection} accepted; this server speaks HTTP/1.1 so the limit has no effect`,

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
-import { ConfigMapKind, LeaseKind, NodeKind, PodKind, SecretKind, type Pod } from '@orch/api';
+import {
+  ConfigMapKind,
+  LeaseKind,
+  NodeKind,
+  PersistentVolumeClaimKind,
+  PodKind,
+  SecretKind,
+  ServiceKind,
+  type Pod,
+} from '@orch/api';
 import {
   clientFor,
   DeletedFinalStateUnknown,
@@ -18,8 +27,11 @@ import { PodRuntime } from '../runtime/PodRuntime';
 import type { PodRunner } from '../runtime/PodRunner';
 import type { EnvSources } from '../runtime/process/buildEnv';
 import { ProcessPodRuntime } from '../runtime/process/ProcessPodRuntime';
+import { lazyServices } from '../runtime/process/serviceSource';
 import { realClock, type Clock } from '../scheduling/Clock';
 import { DueQueue } from '../scheduling/DueQueue';
+import { claimCachesFrom } from '../volume/claimCaches';
+import { VOLUME_KEY_KIND, VolumeManager } from '../volume/VolumeManager';
 import { nodeNames, type NodeAgentConfiguration } from './nodeAgentConfig';
 
 export interface NodeAgentOptions {
@@ -42,6 +54,7 @@ export class NodeAgent {
   readonly heartbeats: NodeHeartbeats;
   readonly runtime: PodRunner;
   readonly queue: DueQueue;
+  readonly volumes: VolumeManager;
   private readonly factory: SharedInformerFactory;
   private readonly broadcaster: EventBroadcaster | undefined;
 
@@ -102,6 +115,19 @@ export class NodeAgent {
       statusUpdateFrequencyMs: config.nodeStatusUpdateFrequencyMs,
       statusReportFrequencyMs: config.nodeStatusReportFrequencyMs,
       logger,
+      volumesInUse: (name) => this.volumes.volumesInUse(name),
+      onStatusPosted: (node) => this.volumes.nodeStatusPosted(node),
+      ...(recorderFor ? { recorderFor } : {}),
+    });
+    this.volumes = new VolumeManager({
+      caches: (changed) => claimCachesFrom(this.factory, changed),
+      nodeClient: clientFor(rest, NodeKind),
+      claimClient: clientFor(rest, PersistentVolumeClaimKind),
+      queue: this.queue,
+      clock,
+      isAgentNode: (name) => this.heartbeats.has(name),
+      inUseChanged: (name) => this.heartbeats.statusChanged(name),
+      logger,
       ...(recorderFor ? { recorderFor } : {}),
     });
     const byName = new Map(nodes.map((n) => [n.name, n]));
@@ -110,12 +136,20 @@ export class NodeAgent {
       queue: this.queue,
       clock,
       nodeFor: (name: string) => byName.get(name),
+      volumes: this.volumes,
       logger,
       ...(recorderFor ? { recorderFor } : {}),
     };
     this.runtime =
       config.podRuntime === 'process'
-        ? new ProcessPodRuntime({ ...common, envSources: envSources(rest), rootDir: config.rootDir })
+        ? new ProcessPodRuntime({
+            ...common,
+            envSources: {
+              ...envSources(rest),
+              services: lazyServices(() => this.factory.informerFor(ServiceKind)),
+            },
+            rootDir: config.rootDir,
+          })
         : new PodRuntime({
             ...common,
             startLatencyMs: config.podStartLatencyMs,
@@ -143,11 +177,19 @@ export class NodeAgent {
     }
     const informer = this.factory.informerFor<Pod>(PodKind);
     informer.addEventHandler({
-      onAdd: (pod) => this.runtime.onPod(pod),
-      onUpdate: (_old, pod) => this.runtime.onPod(pod),
+      onAdd: (pod) => {
+        this.volumes.onPod(pod);
+        this.runtime.onPod(pod);
+      },
+      onUpdate: (_old, pod) => {
+        this.volumes.onPod(pod);
+        this.runtime.onPod(pod);
+      },
       onDelete: (obj) => {
         const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-        if (pod) this.runtime.onPodDeleted(pod);
+        if (!pod) return;
+        this.volumes.onPodDeleted(pod);
+        this.runtime.onPodDeleted(pod);
       },
     });
     this.heartbeats.start();
@@ -169,6 +211,7 @@ export class NodeAgent {
     const kind = key.slice(0, slash);
     const rest = key.slice(slash + 1);
     if (kind === 'pod') return this.runtime.handle(rest);
+    if (kind === VOLUME_KEY_KIND) return this.volumes.handle(rest);
     return this.heartbeats.handle(kind as HeartbeatKeyKind, rest);
   }
 }

@@ -3,7 +3,7 @@ import { StatusError } from '@orch/client';
 import { Logger } from '@orch/component-base';
 import { FakeClock } from '../scheduling/Clock';
 import { DueQueue } from '../scheduling/DueQueue';
-import { NodeHeartbeats } from './NodeHeartbeats';
+import { NodeHeartbeats, type NodeHeartbeatsOptions } from './NodeHeartbeats';
 import { simulatedNode } from './nodeObjects';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -67,7 +67,12 @@ function fakeApi(clock: FakeClock, opts: { keepStatusOnCreate: boolean }) {
   };
 }
 
-function setup(count: number, keepStatusOnCreate: boolean, externalCloudProvider = false) {
+function setup(
+  count: number,
+  keepStatusOnCreate: boolean,
+  externalCloudProvider = false,
+  volumes: Pick<NodeHeartbeatsOptions, 'volumesInUse' | 'onStatusPosted'> = {},
+) {
   const clock = new FakeClock(T0);
   const api = fakeApi(clock, { keepStatusOnCreate });
   const specs = Array.from({ length: count }, (_, i) =>
@@ -104,6 +109,7 @@ function setup(count: number, keepStatusOnCreate: boolean, externalCloudProvider
       event: (_o, _t, reason) => events.push(`${node} ${reason}`),
       annotatedEvent: () => undefined,
     }),
+    ...volumes,
   });
   const tick = async (ms: number, step = 100) => {
     for (let t = 0; t < ms; t += step) {
@@ -174,6 +180,29 @@ describe('NodeHeartbeats', () => {
     expect(api.statusPatches.length).toBeGreaterThan(0);
     expect(api.statusPatches.every((s) => s?.addresses === undefined)).toBe(true);
     expect(api.statusPatches.every((s) => s?.conditions?.some((c) => c.type === 'Ready'))).toBe(true);
+    await queue.stop();
+  });
+
+  it('reports the volumes in use, posting at once when they change, and takes them out with null', async () => {
+    let inUse: string[] = [];
+    const posted: (string[] | undefined)[] = [];
+    const { api, heartbeats, queue, tick } = setup(1, true, false, {
+      volumesInUse: () => inUse,
+      onStatusPosted: (node) => posted.push(node.status?.volumesInUse),
+    });
+    heartbeats.start();
+    await tick(100);
+    api.writes.length = 0;
+    inUse = ['kubernetes.io/csi/d^h'];
+    heartbeats.statusChanged('n0');
+    await tick(100);
+    expect(api.writes).toEqual(['0.1s status n0']);
+    expect(api.statusPatches.at(-1)?.volumesInUse).toEqual(['kubernetes.io/csi/d^h']);
+    expect(posted).toEqual([['kubernetes.io/csi/d^h']]);
+    inUse = [];
+    heartbeats.statusChanged('n0');
+    await tick(100);
+    expect(api.statusPatches.at(-1)?.volumesInUse).toBeNull();
     await queue.stop();
   });
 

@@ -27,6 +27,10 @@ export interface NodeHeartbeatsOptions {
   logger: Logger;
   /** The event recorder of a node (source kubelet, host the node); none: no events. */
   recorderFor?: (nodeName: string) => EventRecorder;
+  /** The attachable volumes the node's pods use (its status.volumesInUse). */
+  volumesInUse?: (nodeName: string) => readonly string[];
+  /** Called with the node the API returns for each status posted. */
+  onStatusPosted?: (node: Node) => void;
 }
 
 interface NodeState {
@@ -97,6 +101,11 @@ export class NodeHeartbeats {
     return this.counts.registered >= this.states.size;
   }
 
+  /** Posts the node's status now rather than at its next slot (it changed), once it is registered. */
+  statusChanged(nodeName: string): void {
+    if (this.states.get(nodeName)?.node) this.opts.queue.now(`status/${nodeName}`);
+  }
+
   /** Queues the registration of every node. */
   start(): void {
     this.origin = this.opts.clock.now();
@@ -132,7 +141,7 @@ export class NodeHeartbeats {
     const name = state.spec.name;
     try {
       let node: Node;
-      const initial = nodeStatus(state.spec, clock.now());
+      const initial = this.currentStatus(state, clock.now());
       try {
         // The status goes with the create, as the kubelet sends it; a server that drops status on
         // create gets it through nodes/status below.
@@ -217,7 +226,7 @@ export class NodeHeartbeats {
     const name = state.spec.name;
     const now = clock.now();
     try {
-      const status = nodeStatus(state.spec, now, state.conditions);
+      const status = this.currentStatus(state, now);
       const changed = statusWithoutHeartbeats(status) !== state.statusKey;
       if (changed || now - state.lastReportAt >= this.opts.statusReportFrequencyMs)
         await this.postStatus(state);
@@ -230,17 +239,27 @@ export class NodeHeartbeats {
 
   private async postStatus(state: NodeState): Promise<void> {
     const now = this.opts.clock.now();
-    const status = nodeStatus(state.spec, now, state.conditions);
+    const status = this.currentStatus(state, now);
     // With an external cloud provider the addresses are the cloud controller manager's once registered.
     const { addresses: _addresses, ...withoutAddresses } = status;
+    const posted = state.spec.externalCloudProvider ? withoutAddresses : status;
     const node = await this.opts.nodeClient.patch(
       state.spec.name,
       'strategic',
-      { status: state.spec.externalCloudProvider ? withoutAddresses : status },
+      // no volume in use: null takes the list out of the node's status
+      { status: status.volumesInUse ? posted : { ...posted, volumesInUse: null } },
       { subresource: 'status' },
     );
     this.counts.statusWrites++;
     this.reported(state, node, status, now);
+    this.opts.onStatusPosted?.(node);
+  }
+
+  /** The node's status at `now`, with the volumes its pods use. */
+  private currentStatus(state: NodeState, now: number): NonNullable<Node['status']> {
+    const status = nodeStatus(state.spec, now, state.conditions);
+    const inUse = this.opts.volumesInUse?.(state.spec.name) ?? [];
+    return inUse.length > 0 ? { ...status, volumesInUse: [...inUse] } : status;
   }
 
   /** Notes a status the API now holds; the first one makes the node's NodeReady event. */

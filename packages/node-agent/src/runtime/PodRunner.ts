@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import type { Pod } from '@orch/api';
 
 /** What runs the pods bound to the agent's nodes: the simulated runtime or local processes. */
@@ -15,8 +17,46 @@ export interface PodRunner {
    * nothing) and whether the container still runs; an error (code and message) when there is none.
    */
   containerLog(namespace: string, name: string, container: string, previous: boolean): ContainerLogSource;
+  /**
+   * Runs commands in a running container of one of its pods (kubectl exec): the entry point, or why
+   * there is none (code and message, as the kubelet answers before switching protocols).
+   */
+  exec(namespace: string, name: string, container: string): ContainerExec | StreamRefusal;
+  /** Connects to ports of one of its pods (kubectl port-forward), or why it cannot. */
+  portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal;
 }
 
 /** A container's log as the agent's log server reads it, or why it cannot. */
 export type ContainerLogSource =
   { file?: string; running: () => boolean } | { code: number; message: string };
+
+/** Why a container cannot be streamed to: the HTTP status and message the agent answers. */
+export interface StreamRefusal {
+  code: number;
+  message: string;
+}
+
+/** The client's streams of one exec: each is absent when the client did not ask for it. */
+export interface ExecIO {
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable;
+  /** A terminal was asked for: what the command writes to standard error goes to `stdout`. */
+  tty: boolean;
+  /** Aborted when the client went away: the command is stopped. */
+  signal: AbortSignal;
+}
+
+/** How an exec ended: the command's exit code, or why it could not run (the runtime's message). */
+export type ExecResult = { exitCode: number } | { error: string };
+
+/** Runs one command in the container with the client's streams. */
+export interface ContainerExec {
+  run(command: readonly string[], io: ExecIO): Promise<ExecResult>;
+}
+
+/** Opens connections to a pod's ports. */
+export interface PodPortForwarder {
+  /** A connection to `port` in the pod's network; rejects as the connection fails. */
+  dial(port: number): Promise<Socket>;
+}

@@ -4,6 +4,7 @@ import { Logger } from '@orch/component-base';
 import { simulatedNode } from '../node/nodeObjects';
 import { FakeClock } from '../scheduling/Clock';
 import { DueQueue } from '../scheduling/DueQueue';
+import type { PodVolumeGate } from '../volume/VolumeManager';
 import { PodRuntime } from './PodRuntime';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -51,7 +52,7 @@ class FakePods {
   }
 }
 
-function setup(startLatencyMs = 0) {
+function setup(startLatencyMs = 0, volumes?: PodVolumeGate) {
   const clock = new FakeClock(T0);
   const api = new FakePods();
   const events: string[] = [];
@@ -82,6 +83,7 @@ function setup(startLatencyMs = 0) {
     runDurationMs: 3000,
     logger: new Logger({}, { stderr: { write: () => true } }),
     recorderFor: () => recorder,
+    ...(volumes ? { volumes } : {}),
   });
   const create = (name: string, nodeName: string, restartPolicy = 'Always'): Pod => {
     const pod = api.put({
@@ -101,6 +103,30 @@ function setup(startLatencyMs = 0) {
 }
 
 describe('PodRuntime', () => {
+  it('keeps a pod ContainerCreating until its volumes are mounted, then starts its containers', async () => {
+    let mountedAt = Infinity;
+    const gate: PodVolumeGate = {
+      waitForAttachAndMount: async () =>
+        T0 + 1000 >= mountedAt ? { ready: true } : { ready: false, retryAt: T0 + 1000 },
+    };
+    const { api, create, tick, queue } = setup(0, gate);
+    create('web', 'n0');
+    await tick(0);
+    const waiting = api.pods.get('web')!;
+    expect(waiting.status?.phase).toBe('Pending');
+    expect(waiting.status?.containerStatuses?.[0]?.state).toEqual({
+      waiting: { reason: 'ContainerCreating' },
+    });
+    mountedAt = T0 + 1000;
+    await tick(1000);
+    const running = api.pods.get('web')!;
+    expect(running.status?.phase).toBe('Running');
+    expect(running.status?.containerStatuses?.[0]?.state).toEqual({
+      running: { startedAt: '2026-01-01T00:00:01Z' },
+    });
+    await queue.stop();
+  });
+
   it('starts a pod bound to its node and records Pulled, Created and Started', async () => {
     const { api, events, create, tick, queue } = setup();
     create('web', 'n0');

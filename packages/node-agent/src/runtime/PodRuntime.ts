@@ -5,9 +5,16 @@ import { PodIPAllocator } from '../node/addresses';
 import type { SimulatedNode } from '../node/nodeObjects';
 import type { Clock } from '../scheduling/Clock';
 import type { DueQueue } from '../scheduling/DueQueue';
+import type { PodVolumeGate } from '../volume/VolumeManager';
 import { containerEvent } from './containerEvent';
 import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from './syncPodStatus';
-import type { ContainerLogSource, PodRunner } from './PodRunner';
+import type {
+  ContainerExec,
+  ContainerLogSource,
+  PodPortForwarder,
+  PodRunner,
+  StreamRefusal,
+} from './PodRunner';
 import {
   podDesc,
   simulatePodStatus,
@@ -27,6 +34,8 @@ export interface PodRuntimeOptions extends PodTimelineOptions {
   logger: Logger;
   /** The event recorder of a node (source kubelet, host the node); none: no events. */
   recorderFor?: (nodeName: string) => EventRecorder;
+  /** Where a pod's start waits for its volumes; none: pods start at once. */
+  volumes?: PodVolumeGate;
 }
 
 interface PodRecord extends StatusRecord {
@@ -90,6 +99,30 @@ export class PodRuntime implements PodRunner {
   /** A simulated container prints nothing: its log is empty. */
   containerLog(): ContainerLogSource {
     return { running: () => false };
+  }
+
+  /** A simulated container has no processes to run a command beside: the runtime refuses, as one without exec does. */
+  exec(namespace: string, name: string, container: string): ContainerExec | StreamRefusal {
+    if (!this.knows(namespace, name)) return { code: 404, message: 'pod does not exist' };
+    return {
+      code: 500,
+      message: `rpc error: code = Unimplemented desc = the simulated runtime cannot exec in container "${container}": it runs no processes`,
+    };
+  }
+
+  /** A simulated pod has no network to connect to. */
+  portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal {
+    if (!this.knows(namespace, name)) return { code: 404, message: 'pod does not exist' };
+    return {
+      code: 500,
+      message: `rpc error: code = Unimplemented desc = the simulated runtime cannot forward ports of pod "${name}": it runs no processes`,
+    };
+  }
+
+  private knows(namespace: string, name: string): boolean {
+    return [...this.records.values()].some(
+      (r) => r.pod.metadata?.namespace === namespace && r.pod.metadata?.name === name,
+    );
   }
 
   onPodDeleted(pod: Pod): void {
@@ -158,6 +191,7 @@ export class PodRuntime implements PodRunner {
   /** Writes the status due now; returns when the pod next changes. */
   private async sync(rec: PodRecord): Promise<number | undefined> {
     const { clock, podClient } = this.opts;
+    const volumes = await this.waitForVolumes(rec);
     const r = await syncPodStatus(podClient, rec, (pod) =>
       simulatePodStatus(pod, rec.ctx, this.opts, clock.now()),
     );
@@ -165,7 +199,23 @@ export class PodRuntime implements PodRunner {
       this.counts.statusWrites++;
       this.recordContainerEvents(rec, r.previous, r.status);
     }
-    return r.nextAt;
+    return volumes ?? r.nextAt;
+  }
+
+  /**
+   * Until the pod's volumes are mounted its containers wait (startAfter Infinity; returns when to
+   * look again); the wait ends with the containers' start no earlier than now.
+   */
+  private async waitForVolumes(rec: PodRecord): Promise<number | undefined> {
+    if (!this.opts.volumes || (rec.ctx.startAfter !== undefined && rec.ctx.startAfter !== Infinity))
+      return undefined;
+    const wait = await this.opts.volumes.waitForAttachAndMount(rec.pod);
+    if (!wait.ready) {
+      rec.ctx.startAfter = Infinity;
+      return wait.retryAt;
+    }
+    rec.ctx.startAfter = rec.ctx.startAfter === Infinity ? this.opts.clock.now() : -Infinity;
+    return undefined;
   }
 
   /** Stops the containers of a pod being deleted and deletes it for good. */

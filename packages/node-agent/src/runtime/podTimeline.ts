@@ -14,6 +14,8 @@
  *   Kubernetes' crash back-off (10 s after the first exit, doubling up to 5 min): state waiting
  *   CrashLoopBackOff in between, restartCount counting the restarts, lastState the last exit.
  * - All containers of a pod run in lockstep.
+ * - A pod whose volumes are not mounted yet (claims not bound, attachable volumes not attached)
+ *   stays Pending until they are (`startAfter`).
  */
 import { createHash } from 'node:crypto';
 import { formatTime, setCondition, type Pod, type PodCondition, type PodStatus } from '@orch/api';
@@ -35,6 +37,8 @@ export interface PodRunContext {
   acceptedAt: number;
   podIP: string;
   hostIP: string;
+  /** The containers start no earlier (when the pod's volumes were mounted; Infinity while they are not). */
+  startAfter?: number;
 }
 
 export interface SimulatedPodStatus {
@@ -82,9 +86,14 @@ type Moment =
   | { kind: 'backoff'; run: Run; next: number }
   | { kind: 'terminated'; run: Run };
 
+/** When the pod's containers start: --pod-start-latency after its acceptance, once its volumes are mounted. */
+function containersStartAt(ctx: PodRunContext, opts: PodTimelineOptions): number {
+  return Math.max(ctx.acceptedAt + opts.startLatencyMs, ctx.startAfter ?? -Infinity);
+}
+
 /** Where the pod's containers are at `now`. */
 function momentAt(pod: Pod, ctx: PodRunContext, opts: PodTimelineOptions, now: number): Moment {
-  const start = ctx.acceptedAt + opts.startLatencyMs;
+  const start = containersStartAt(ctx, opts);
   if (now < start) return { kind: 'pending', next: start };
   const code = simulatedExitCode(pod);
   const policy = pod.spec?.restartPolicy ?? 'Always';
@@ -263,7 +272,7 @@ export function simulatePodStatus(
 ): SimulatedPodStatus {
   const moment = momentAt(pod, ctx, opts, now);
   const exitCode = simulatedExitCode(pod) ?? 0;
-  const start = ctx.acceptedAt + opts.startLatencyMs;
+  const start = containersStartAt(ctx, opts);
   const containers = containerStatuses(pod, moment, exitCode);
   const initContainers = initContainerStatuses(pod, moment, start);
   let phase = moment.kind === 'pending' ? 'Pending' : 'Running';
@@ -287,7 +296,7 @@ export function simulatePodStatus(
   let nextAt: number | undefined;
   if (moment.kind === 'pending' || moment.kind === 'backoff') nextAt = moment.next;
   else if (moment.kind === 'running') nextAt = moment.run.end;
-  return { status, ...(nextAt !== undefined ? { nextAt } : {}) };
+  return { status, ...(nextAt !== undefined && Number.isFinite(nextAt) ? { nextAt } : {}) };
 }
 
 /**

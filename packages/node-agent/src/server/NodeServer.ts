@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { SecureServer, type Logger, type UserInfo } from '@orch/component-base';
+import type { Duplex } from 'node:stream';
+import { SecureServer, upgradeOf, type Logger, type RouteHandler, type UserInfo } from '@orch/component-base';
 import type { PodRunner } from '../runtime/PodRunner';
 import { readContainerLog, type ReadLogOptions } from '../runtime/process/logReader';
+import { serveExec, servePortForward } from './streaming';
 
 export interface NodeServerOptions {
   /** --address: the interface served on (empty: all). */
@@ -83,10 +85,13 @@ function sendText(res: ServerResponse, code: number, text: string): void {
 /**
  * The node agent's HTTPS server, one for all its nodes (the kubelet's port): container logs at
  * `/containerLogs/<namespace>/<pod>/<container>` for callers with a client certificate of the
- * client CA, plus /healthz.
+ * client CA, exec at `/exec/<namespace>/<pod>/<container>` and port forwarding at
+ * `/portforward/<namespace>/<pod>` (SPDY/3.1, as the kubelet serves them), plus /healthz.
  */
 export class NodeServer {
   private readonly server: SecureServer;
+  /** Connections switched to a streaming protocol: closed with the server. */
+  private readonly upgraded = new Set<Duplex>();
 
   constructor(private readonly opts: NodeServerOptions) {
     this.server = new SecureServer({
@@ -108,7 +113,11 @@ export class NodeServer {
       authenticate: certificateUser,
       // an authenticated caller may read logs (the kubelet's AlwaysAllow authorization mode)
       authorize: () => ({ allowed: true }),
-      prefixRoutes: { '/containerLogs/': (req, res, url) => this.containerLogs(req, res, url) },
+      prefixRoutes: {
+        '/containerLogs/': (req, res, url) => this.containerLogs(req, res, url),
+        '/exec/': this.streaming((req, res, url) => serveExec(req, res, url, opts.runtime)),
+        '/portforward/': this.streaming((req, res, url) => servePortForward(req, res, url, opts.runtime)),
+      },
     });
   }
 
@@ -122,7 +131,20 @@ export class NodeServer {
   }
 
   close(): Promise<void> {
+    for (const socket of this.upgraded) socket.destroy();
     return this.server.close();
+  }
+
+  /** A streaming route whose switched connection is kept until it closes. */
+  private streaming(handler: RouteHandler): RouteHandler {
+    return async (req, res, url) => {
+      const socket = upgradeOf(req)?.socket;
+      if (socket) {
+        this.upgraded.add(socket);
+        socket.once('close', () => this.upgraded.delete(socket));
+      }
+      await handler(req, res, url);
+    };
   }
 
   private async containerLogs(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -44,6 +44,7 @@ export * from './resource-quota';
 export * from './limit-range';
 export * from './persistent-volume';
 export * from './persistent-volume-claim';
+export * from './volume-util';
 
 /** The kinds of the core group (v1). */
 export const coreKinds: readonly KindDeclaration<any>[] = [

@@ -17,7 +17,7 @@ export interface KubeletClientConfig {
   timeoutMs?: number;
 }
 
-interface PodLike {
+export interface PodLike {
   metadata: { name?: string; namespace?: string };
   spec?: {
     nodeName?: string;
@@ -87,8 +87,8 @@ function validateLogOptions(q: URLSearchParams): void {
     );
 }
 
-/** The container whose log is asked for: the named one, else the pod's only one (Kubernetes' errors otherwise). */
-function containerOf(pod: PodLike, name: string | null): string {
+/** The container asked for: the named one, else the pod's only one (Kubernetes' errors otherwise). */
+export function containerOf(pod: PodLike, name: string | null): string {
   const podName = pod.metadata.name ?? '';
   const app = (pod.spec?.containers ?? []).map((c) => c.name);
   const all = [
@@ -108,7 +108,7 @@ function containerOf(pod: PodLike, name: string | null): string {
   return name;
 }
 
-function readAll(res: IncomingMessage): Promise<string> {
+export function readAll(res: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
@@ -130,57 +130,23 @@ export function podLogHandler(kubelet: () => KubeletClientConfig | undefined): S
     validateLogOptions(request.query);
     const pod = (await store.get(request.scope, request.name)) as PodLike;
     const container = containerOf(pod, request.query.get('container'));
-    const nodeName = pod.spec?.nodeName;
-    if (!nodeName)
-      throw statusErrors.badRequest(`pod ${pod.metadata.name ?? ''} does not have a host assigned`);
-    const kv = await store.storage.get(objectKey('', 'nodes', '', nodeName));
-    if (!kv) throw statusErrors.notFound({ group: '', resource: 'nodes' }, nodeName);
-    const node = JSON.parse(kv.value.toString('utf8')) as NodeLike;
-    const config = kubelet() ?? {
-      preferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
-    };
-    const addresses = node.status?.addresses ?? [];
-    const address = config.preferredAddressTypes
-      .map((type) => addresses.find((a) => a.type === type && a.address)?.address)
-      .find((a) => a !== undefined);
-    if (!address)
-      throw statusErrors.badRequest(
-        `no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`,
-      );
-    const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-    if (!port) throw statusErrors.badRequest(`node ${nodeName} does not report a kubelet port`);
     const query = new URLSearchParams();
     for (const name of PASSED_OPTIONS) {
       const v = request.query.get(name);
       if (v !== null && v !== '') query.set(name, v);
     }
-    const host = address.includes(':') ? `[${address}]` : address;
+    const agent = await nodeAgentOf(store, pod, kubelet, request.query);
     const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace ?? '')}/${encodeURIComponent(
       pod.metadata.name ?? '',
     )}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
-    const skipVerify =
-      !config.ca || /^(1|t|true)$/i.test(request.query.get('insecureSkipTLSVerifyBackend') ?? '');
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = https.get(
-        {
-          host: address,
-          port,
-          path,
-          ...(config.cert ? { cert: config.cert } : {}),
-          ...(config.key ? { key: config.key } : {}),
-          ...(config.ca ? { ca: config.ca } : {}),
-          rejectUnauthorized: !skipVerify,
-          ...(skipVerify ? { checkServerIdentity: () => undefined } : {}),
-          timeout: config.timeoutMs ?? 5000,
-        },
-        (r) => {
-          req.setTimeout(0);
-          resolve(r);
-        },
-      );
+      const req = https.get({ ...agent.options, path }, (r) => {
+        req.setTimeout(0);
+        resolve(r);
+      });
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', (err) =>
-        reject(statusErrors.fromServer(500, `Get "https://${host}:${port}${path}": ${err.message}`)),
+        reject(statusErrors.fromServer(500, `Get "https://${agent.host}${path}": ${err.message}`)),
       );
     });
     const code = res.statusCode ?? 500;
@@ -189,5 +155,58 @@ export function podLogHandler(kubelet: () => KubeletClientConfig | undefined): S
       throw statusErrors.fromServer(code, body || `the node agent answered ${code}`);
     }
     return { code: 200, object: undefined, stream: { contentType: 'text/plain', body: res } };
+  };
+}
+
+/** How to reach the node agent of a pod's node: its `host:port` and the TLS options of a request to it. */
+export interface NodeAgentTarget {
+  host: string;
+  options: https.RequestOptions;
+}
+
+/**
+ * The node agent of the pod's node: its address by the preferred address types, its port from the
+ * Node's kubelet endpoint, the kubelet client certificate, and the CA that verifies it (none, or
+ * `insecureSkipTLSVerifyBackend`: not verified). 400 for a pod without a node.
+ */
+export async function nodeAgentOf(
+  store: Parameters<SubresourceHandler>[0],
+  pod: PodLike,
+  kubelet: () => KubeletClientConfig | undefined,
+  q: URLSearchParams,
+): Promise<NodeAgentTarget> {
+  const nodeName = pod.spec?.nodeName;
+  if (!nodeName)
+    throw statusErrors.badRequest(`pod ${pod.metadata.name ?? ''} does not have a host assigned`);
+  const kv = await store.storage.get(objectKey('', 'nodes', '', nodeName));
+  if (!kv) throw statusErrors.notFound({ group: '', resource: 'nodes' }, nodeName);
+  const node = JSON.parse(kv.value.toString('utf8')) as NodeLike;
+  const config = kubelet() ?? {
+    preferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
+  };
+  const addresses = node.status?.addresses ?? [];
+  const address = config.preferredAddressTypes
+    .map((type) => addresses.find((a) => a.type === type && a.address)?.address)
+    .find((a) => a !== undefined);
+  if (!address)
+    throw statusErrors.badRequest(
+      `no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`,
+    );
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+  if (!port) throw statusErrors.badRequest(`node ${nodeName} does not report a kubelet port`);
+  const host = address.includes(':') ? `[${address}]` : address;
+  const skipVerify = !config.ca || /^(1|t|true)$/i.test(q.get('insecureSkipTLSVerifyBackend') ?? '');
+  return {
+    host: `${host}:${port}`,
+    options: {
+      host: address,
+      port,
+      ...(config.cert ? { cert: config.cert } : {}),
+      ...(config.key ? { key: config.key } : {}),
+      ...(config.ca ? { ca: config.ca } : {}),
+      rejectUnauthorized: !skipVerify,
+      ...(skipVerify ? { checkServerIdentity: () => undefined } : {}),
+      timeout: config.timeoutMs ?? 5000,
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { SubresourceHandler } from '../custom-handlers';
 import { clone, type ApiObject } from '../object';
 import { Strategy } from '../strategy';
 import { evictPod } from './pod-eviction';
+import { podConnectHandler } from './pod-connect';
 import { podLogHandler, type KubeletClientConfig } from './pod-log';
 
 interface PodSpecLike {
@@ -98,6 +99,9 @@ export class PodStrategy extends Strategy {
   override readonly subresources: Record<string, SubresourceHandler> = {
     eviction: evictPod,
     log: (store, request) => podLogHandler(this.kubelet)(store, request),
+    exec: (store, request) => podConnectHandler('exec', this.kubelet)(store, request),
+    attach: (store, request) => podConnectHandler('attach', this.kubelet)(store, request),
+    portforward: (store, request) => podConnectHandler('portforward', this.kubelet)(store, request),
     binding: async (store, request) => {
       if (request.verb !== 'create')
         throw statusErrors.methodNotAllowed(

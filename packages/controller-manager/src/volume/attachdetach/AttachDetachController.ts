@@ -1,5 +1,7 @@
 import {
+  csiUniqueVolumeName,
   NodeKind,
+  parseCSIUniqueVolumeName,
   PersistentVolumeClaimKind,
   PersistentVolumeKind,
   VolumeAttachmentKind,
@@ -24,10 +26,8 @@ import { RESOURCES } from '../../controller/resources';
 import { withKind } from '../../controller/withKind';
 import { podClaimNames } from '../pvcprotection/podUsesClaim';
 import {
-  csiUniqueVolumeName,
   desiredAttachments,
   isAttachDetachManaged,
-  parseCSIUniqueVolumeName,
   volumeAttachmentName,
   type DesiredAttachment,
 } from './desiredAttachments';

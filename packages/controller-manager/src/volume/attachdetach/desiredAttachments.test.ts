@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from '@orch/api';
-import {
-  csiUniqueVolumeName,
-  desiredAttachments,
-  isAttachDetachManaged,
-  parseCSIUniqueVolumeName,
-  volumeAttachmentName,
-} from './desiredAttachments';
+import { desiredAttachments, isAttachDetachManaged, volumeAttachmentName } from './desiredAttachments';
 
 const claims: Record<string, PersistentVolumeClaim> = {
   'ns/data': {
@@ -74,14 +68,6 @@ describe('names', () => {
     const expected = createHash('sha256').update('vol-1disk.example.comn1').digest('hex');
     expect(volumeAttachmentName('vol-1', 'disk.example.com', 'n1')).toBe(`csi-${expected}`);
     expect(volumeAttachmentName('vol-1', 'disk.example.com', 'n1')).toHaveLength(68);
-  });
-
-  it('reads a CSI unique volume name back; other plugins’ names are not CSI', () => {
-    const name = csiUniqueVolumeName('disk.example.com', 'vol^1');
-    expect(name).toBe('kubernetes.io/csi/disk.example.com^vol^1');
-    expect(parseCSIUniqueVolumeName(name)).toEqual({ driver: 'disk.example.com', volumeHandle: 'vol^1' });
-    expect(parseCSIUniqueVolumeName('kubernetes.io/aws-ebs/vol-1')).toBeUndefined();
-    expect(parseCSIUniqueVolumeName('kubernetes.io/csi/no-separator')).toBeUndefined();
   });
 
   it('manages the nodes that ask for it', () => {

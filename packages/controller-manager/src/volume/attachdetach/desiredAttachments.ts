@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  csiUniqueVolumeName,
   isPodTerminal,
   type Node,
   type PersistentVolume,
@@ -10,11 +11,6 @@ import {
 /** Nodes whose volumes the attach/detach controller attaches and detaches (the kubelet sets it). */
 export const CONTROLLER_MANAGED_ATTACH_DETACH_ANNOTATION =
   'volumes.kubernetes.io/controller-managed-attach-detach';
-
-/** The CSI plugin's name: the prefix of the unique names of CSI volumes. */
-const CSI_PLUGIN_NAME = 'kubernetes.io/csi';
-/** Between a CSI volume's driver and its handle in its unique name. */
-const CSI_VOLUME_NAME_SEPARATOR = '^';
 
 /** A volume to attach to a node: a CSI persistent volume some of the node's pods use. */
 export interface DesiredAttachment {
@@ -31,20 +27,6 @@ export interface DesiredAttachment {
 /** Whether the attach/detach controller manages the node's volumes. */
 export function isAttachDetachManaged(node: Node): boolean {
   return node.metadata?.annotations?.[CONTROLLER_MANAGED_ATTACH_DETACH_ANNOTATION] === 'true';
-}
-
-/** The unique name of a CSI volume: `kubernetes.io/csi/<driver>^<volumeHandle>`. */
-export function csiUniqueVolumeName(driver: string, volumeHandle: string): string {
-  return `${CSI_PLUGIN_NAME}/${driver}${CSI_VOLUME_NAME_SEPARATOR}${volumeHandle}`;
-}
-
-/** The driver and handle of a CSI volume's unique name; undefined for other plugins' volumes. */
-export function parseCSIUniqueVolumeName(name: string): { driver: string; volumeHandle: string } | undefined {
-  if (!name.startsWith(`${CSI_PLUGIN_NAME}/`)) return undefined;
-  const rest = name.slice(CSI_PLUGIN_NAME.length + 1);
-  const at = rest.indexOf(CSI_VOLUME_NAME_SEPARATOR);
-  if (at <= 0 || at === rest.length - 1) return undefined;
-  return { driver: rest.slice(0, at), volumeHandle: rest.slice(at + 1) };
 }
 
 /** The name of the VolumeAttachment of a CSI volume on a node: `csi-` and sha256(handle + driver + node) in hex. */

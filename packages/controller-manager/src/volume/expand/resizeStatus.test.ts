@@ -1,10 +1,10 @@
+import { mergeResizeConditions } from '@orch/api';
 import type { PersistentVolumeClaim } from '@orch/api';
 import {
   ANN_STORAGE_RESIZER,
   markForFSResize,
   markResizeFinished,
   markResizeInProgress,
-  mergeResizeConditions,
   needsExpansion,
 } from './resizeStatus';
 

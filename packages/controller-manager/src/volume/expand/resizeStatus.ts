@@ -1,12 +1,9 @@
-import { storageQuantity, type PersistentVolumeClaim } from '@orch/api';
+import { mergeResizeConditions, storageQuantity, type PersistentVolumeClaim } from '@orch/api';
 
 /** The annotation naming the resizer expected to expand a claim's volume. */
 export const ANN_STORAGE_RESIZER = 'volume.kubernetes.io/storage-resizer';
 
 type ClaimCondition = NonNullable<NonNullable<PersistentVolumeClaim['status']>['conditions']>[number];
-
-/** The claim conditions of the resize process; the others are left alone. */
-const RESIZE_CONDITIONS = new Set(['Resizing', 'FileSystemResizePending']);
 
 /** A bound claim whose request exceeds its capacity: its volume is to be expanded. */
 export function needsExpansion(claim: PersistentVolumeClaim): boolean {
@@ -14,29 +11,6 @@ export function needsExpansion(claim: PersistentVolumeClaim): boolean {
   const requested = storageQuantity(claim.spec?.resources?.requests);
   const capacity = storageQuantity(claim.status?.capacity);
   return requested !== undefined && capacity !== undefined && requested.cmp(capacity) > 0;
-}
-
-/**
- * Kubernetes' MergeResizeConditionOnPVC: the claim's resize conditions become `wanted` (a condition
- * whose status does not change keeps its transition time), its other conditions stay.
- */
-export function mergeResizeConditions(
-  current: readonly ClaimCondition[] | undefined,
-  wanted: readonly ClaimCondition[],
-): ClaimCondition[] {
-  const pending = new Map(wanted.map((c) => [c.type, c]));
-  const out: ClaimCondition[] = [];
-  for (const condition of current ?? []) {
-    if (!RESIZE_CONDITIONS.has(condition.type ?? '')) {
-      out.push(condition);
-      continue;
-    }
-    const next = pending.get(condition.type);
-    if (!next) continue;
-    out.push(next.status !== condition.status ? next : condition);
-    pending.delete(condition.type);
-  }
-  return [...out, ...pending.values()];
 }
 
 function withConditions(claim: PersistentVolumeClaim, wanted: ClaimCondition[]): PersistentVolumeClaim {

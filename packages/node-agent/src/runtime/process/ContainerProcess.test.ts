@@ -44,12 +44,20 @@ describe('ContainerProcess', () => {
     });
   });
 
-  it('kills the whole process group, reporting 128 + the signal', async () => {
+  it('stops through the main process, killing the rest of its group, reporting 128 + the signal', async () => {
     const { proc } = run(['sh', '-c', 'sleep 30 & sleep 30; echo never']);
     await new Promise((r) => setTimeout(r, 100));
     expect(proc.running).toBe(true);
     proc.kill('SIGTERM');
     expect(await proc.exited).toEqual({ exitCode: 143 });
+  });
+
+  it('sends SIGTERM to the main process only, as a runtime stopping a container', async () => {
+    const { proc, file } = run(['sh', '-c', 'trap "echo trapped" TERM; sh -c "sleep 0.5; echo child done"']);
+    await new Promise((r) => setTimeout(r, 150));
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toEqual({ exitCode: 0 });
+    expect(criLogText(readFileSync(file, 'utf8'))).toBe('child done\ntrapped\n');
   });
 
   it('kills what the main process leaves behind when it exits', async () => {

@@ -19,7 +19,7 @@ export interface ContainerProcessOptions {
 }
 
 /** The message of a process that cannot start, worded as container runtimes word it. */
-function startErrorMessage(argv: readonly string[], err: NodeJS.ErrnoException, cwd: string): string {
+export function startErrorMessage(argv: readonly string[], err: NodeJS.ErrnoException, cwd: string): string {
   const program = argv[0] ?? '';
   if (err.code === 'ENOENT') {
     return program.includes('/')
@@ -81,9 +81,18 @@ export class ContainerProcess {
     );
   }
 
-  /** Sends `signal` to every process of the container. */
+  /**
+   * Sends `signal` to the container's main process, as a runtime stops a container through its
+   * first process; SIGKILL goes to every process of the container.
+   */
   kill(signal: NodeJS.Signals): void {
-    if (!this.done) this.signalGroup(signal);
+    if (this.done) return;
+    if (signal === 'SIGKILL') return this.signalGroup(signal);
+    try {
+      this.child.kill(signal);
+    } catch {
+      // Gone already.
+    }
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -306,4 +306,61 @@ describe('ProcessPodRuntime', () => {
     );
     expect(existsSync(flag)).toBe(true);
   });
+  it('runs a postStart hook right after the container starts, in its directory and environment', async () => {
+    create('poststart', {
+      restartPolicy: 'Never',
+      containers: [
+        sh('while [ ! -f hooked ]; do sleep 0.05; done; cat hooked', {
+          lifecycle: {
+            postStart: { exec: { command: ['sh', '-c', 'sleep 0.3; echo "by $HOSTNAME" > hooked'] } },
+          },
+        }),
+      ],
+    });
+    const done = await until('poststart', (p) => p.status?.phase === 'Succeeded');
+    expect(criLogText(readFileSync(containerLogPath(root, done, 'app', 0), 'utf8'))).toBe('by poststart\n');
+  });
+
+  it('kills a container whose postStart hook fails, with FailedPostStartHook', async () => {
+    create('badhook', {
+      restartPolicy: 'Never',
+      containers: [
+        sh('sleep 30', { lifecycle: { postStart: { exec: { command: ['sh', '-c', 'exit 7'] } } } }),
+      ],
+    });
+    const failed = await until('badhook', (p) => p.status?.phase === 'Failed');
+    expect(failed.status!.containerStatuses![0]!.state?.terminated).toMatchObject({ exitCode: 143 });
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'spec.containers{app} Warning FailedPostStartHook PostStartHook failed',
+        'spec.containers{app} Normal Killing FailedPostStartHook',
+      ]),
+    );
+  });
+
+  it("runs a deleted pod's preStop hook before SIGTERM", async () => {
+    const trace = join(root, 'stop-trace');
+    create('prestop', {
+      containers: [
+        sh(`trap 'echo term >> ${trace}; exit 0' TERM; while :; do sleep 0.05; done`, {
+          lifecycle: { preStop: { exec: { command: ['sh', '-c', `sleep 0.3; echo prestop >> ${trace}`] } } },
+        }),
+      ],
+    });
+    await until('prestop', (p) => p.status?.phase === 'Running');
+    runtime.onPod(
+      api.put({
+        ...api.pods.get('prestop')!,
+        metadata: {
+          ...api.pods.get('prestop')!.metadata,
+          deletionTimestamp: new Date().toISOString(),
+          deletionGracePeriodSeconds: 5,
+        },
+      }),
+    );
+    const deadline = Date.now() + 8000;
+    while (api.pods.has('prestop') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(api.pods.has('prestop')).toBe(false);
+    expect(readFileSync(trace, 'utf8')).toBe('prestop\nterm\n');
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { connect } from 'node:net';
 import * as path from 'node:path';
 import { isPodTerminal, formatTime, parseTime, type Container, type Pod } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
@@ -8,16 +9,33 @@ import { PodIPAllocator } from '../../node/addresses';
 import type { SimulatedNode } from '../../node/nodeObjects';
 import type { Clock } from '../../scheduling/Clock';
 import type { DueQueue } from '../../scheduling/DueQueue';
+import type { PodVolumeGate } from '../../volume/VolumeManager';
 import { CRASH_BACKOFF_MAX_MS, crashBackoffMs, podDesc, type PodRunContext } from '../podTimeline';
 import { buildEnv, ContainerConfigError, invalidEnvKeysMessage, type EnvSources } from './buildEnv';
 import { ContainerLog } from './ContainerLog';
 import { ContainerProcess, type ContainerExit } from './ContainerProcess';
 import { expandAll } from './expandEnv';
 import { containerEvent } from '../containerEvent';
-import type { ContainerLogSource, PodRunner } from '../PodRunner';
+import type {
+  ContainerExec,
+  ContainerLogSource,
+  PodPortForwarder,
+  PodRunner,
+  StreamRefusal,
+} from '../PodRunner';
+import { execProcess } from './execProcess';
 import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from '../syncPodStatus';
 import { processPodStatus, type ContainerRunState } from './processPodStatus';
 import { ProbeWorker, type ProbeKind, type ProbeTarget } from './probes';
+import {
+  FAILED_POST_START_HOOK,
+  FAILED_PRE_STOP_HOOK,
+  POST_START_FAILED_MESSAGE,
+  POST_START_HOOK_ERROR,
+  PRE_STOP_FAILED_MESSAGE,
+  preStopGraceMs,
+  runLifecycleHook,
+} from './lifecycleHooks';
 import {
   DEFAULT_TERMINATION_MESSAGE_PATH,
   readTerminationMessageFile,
@@ -49,6 +67,8 @@ export interface ProcessPodRuntimeOptions {
   rootDir: string;
   /** Back-off before the restart after the n-th exit (Kubernetes' crash back-off by default). */
   backoffMs?: (exits: number) => number;
+  /** Where a pod's start waits for its volumes; none: pods start at once. */
+  volumes?: PodVolumeGate;
 }
 
 interface Run extends ContainerRunState {
@@ -64,6 +84,10 @@ interface Run extends ContainerRunState {
   /** The container cannot run as specified (no command): never started. */
   blocked?: boolean;
   probes: ProbeWorker[];
+  /** Where the current run's hooks run. */
+  target?: ProbeTarget;
+  /** The current run's postStart hook is running: the container is not running yet. */
+  postStarting?: boolean;
 }
 
 interface PodRecord extends StatusRecord {
@@ -101,10 +125,10 @@ export function containerLogPath(rootDir: string, pod: Pod, container: string, r
  * A container runtime that runs the containers of the pods bound to the agent's nodes as local
  * processes (one process group per container run; see ContainerProcess): init containers one after
  * the other, each to success, then the app containers; restarts per restartPolicy with Kubernetes'
- * crash back-off; logs, termination messages and probes. Like PodRuntime, it is fed by the pod
- * informer and works on key `pod/<uid>` of the agent's DueQueue; status goes through PUT
- * pods/status. A deleted pod's processes get SIGTERM, SIGKILL after its grace period, and then the
- * pod is deleted with grace period 0.
+ * crash back-off; logs, termination messages, probes and lifecycle hooks. Like PodRuntime, it is fed
+ * by the pod informer and works on key `pod/<uid>` of the agent's DueQueue; status goes through PUT
+ * pods/status. A deleted pod's containers run their preStop hooks and get SIGTERM, SIGKILL after
+ * its grace period, and then the pod is deleted with grace period 0.
  */
 export class ProcessPodRuntime implements PodRunner {
   private readonly records = new Map<string, PodRecord>();
@@ -150,6 +174,12 @@ export class ProcessPodRuntime implements PodRunner {
     try {
       if (rec.pod.metadata?.deletionTimestamp) return await this.terminate(rec);
       if (rec.finished) return;
+      const volumes = await this.opts.volumes?.waitForAttachAndMount(rec.pod);
+      if (volumes && !volumes.ready) {
+        await this.sync(rec);
+        this.opts.queue.schedule(key, volumes.retryAt);
+        return;
+      }
       await this.reconcile(rec);
       await this.sync(rec);
       if (isPodTerminal(rec.pod) && this.runs(rec).every((c) => !c.proc)) {
@@ -205,6 +235,37 @@ export class ProcessPodRuntime implements PodRunner {
     return {
       file: containerLogPath(this.opts.rootDir, rec.pod, container, c.restartCount),
       running: () => proc !== undefined && c.proc === proc && proc.running,
+    };
+  }
+
+  /** Runs commands beside a running container's process, with its environment and working directory. */
+  exec(namespace: string, name: string, container: string): ContainerExec | StreamRefusal {
+    const rec = [...this.records.values()].find(
+      (r) => r.pod.metadata?.namespace === namespace && r.pod.metadata?.name === name,
+    );
+    if (!rec) return { code: 404, message: 'pod does not exist' };
+    const c = this.runs(rec).find((r) => r.name === container);
+    const target = c?.target;
+    if (!c?.proc?.running || !target) return { code: 500, message: `container not found ("${container}")` };
+    return { run: (command, io) => execProcess(command, target, io) };
+  }
+
+  /** A pod's containers listen on the host: its ports are connected to on 127.0.0.1. */
+  portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal {
+    const known = [...this.records.values()].some(
+      (r) => r.pod.metadata?.namespace === namespace && r.pod.metadata?.name === name,
+    );
+    if (!known) return { code: 404, message: 'pod does not exist' };
+    return {
+      dial: (port) =>
+        new Promise((resolve, reject) => {
+          const socket = connect({ host: '127.0.0.1', port });
+          socket.once('connect', () => {
+            socket.off('error', reject);
+            resolve(socket);
+          });
+          socket.once('error', reject);
+        }),
     };
   }
 
@@ -272,6 +333,8 @@ export class ProcessPodRuntime implements PodRunner {
       return this.start(rec, c);
     }
     for (const c of rec.app) {
+      // containers start one after the other, each once its postStart hook finished
+      if (rec.app.some((o) => o.postStarting)) return;
       if (c.state.terminated || !due(c)) continue;
       await this.start(rec, c);
     }
@@ -291,7 +354,10 @@ export class ProcessPodRuntime implements PodRunner {
     c.restartAt = undefined;
     let env;
     try {
-      env = await buildEnv(pod, c.spec, this.opts.envSources, rec.ctx);
+      env = await buildEnv(pod, c.spec, this.opts.envSources, {
+        ...rec.ctx,
+        allocatable: rec.node.allocatable,
+      });
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;
       return this.cannotStart(rec, c, 'CreateContainerConfigError', err.message, true);
@@ -335,16 +401,53 @@ export class ProcessPodRuntime implements PodRunner {
     c.proc = proc;
     c.blocked = false;
     c.containerID = `orch-process://${createHash('sha256').update(`${rec.uid}/${c.name}/${c.restartCount}/${randomUUID()}`).digest('hex')}`;
-    c.state = { running: { startedAt: formatTime(startedAt) } };
-    c.started = !c.init && !c.spec.startupProbe;
-    c.ready = !c.init && !c.spec.readinessProbe && c.started;
+    c.target = { container: c.spec, env: processEnv, cwd, host: '127.0.0.1' };
+    const running = () => {
+      c.state = { running: { startedAt: formatTime(startedAt) } };
+      c.started = !c.init && !c.spec.startupProbe;
+      c.ready = !c.init && !c.spec.readinessProbe && c.started;
+      if (!c.init && proc.pid !== undefined) this.startProbes(rec, c, c.target!, startedAt);
+    };
     this.event(rec, c.name, 'Normal', 'Created', `Created container ${c.name}`);
     if (proc.pid !== undefined) this.event(rec, c.name, 'Normal', 'Started', `Started container ${c.name}`);
-    if (!c.init && proc.pid !== undefined)
-      this.startProbes(rec, c, { container: c.spec, env: processEnv, cwd, host: '127.0.0.1' }, startedAt);
+    const postStart = c.spec.lifecycle?.postStart;
+    if (postStart && proc.pid !== undefined) void this.postStart(rec, c, proc, postStart, running);
+    else running();
     c.exiting = proc.exited.then((exit) =>
       this.onExit(rec, c, proc, exit, { startedAt, messageFile, sinceMs: ownFile ? 0 : startedAt, log }),
     );
+  }
+
+  /**
+   * Runs a container's postStart hook (stopped when the container is): on success the container
+   * runs; on failure the kubelet's FailedPostStartHook event, and the container is killed.
+   */
+  private async postStart(
+    rec: PodRecord,
+    c: Run,
+    proc: ContainerProcess,
+    handler: NonNullable<NonNullable<Container['lifecycle']>['postStart']>,
+    running: () => void,
+  ): Promise<void> {
+    c.postStarting = true;
+    const abort = new AbortController();
+    void proc.exited.then(() => abort.abort());
+    const failure = await runLifecycleHook(handler, c.target!, {
+      pod: rec.pod,
+      container: c.name,
+      signal: abort.signal,
+    });
+    c.postStarting = false;
+    if (c.proc !== proc || rec.deleting) return this.opts.queue.now(`pod/${rec.uid}`);
+    if (failure === undefined) {
+      running();
+    } else {
+      this.event(rec, c.name, 'Warning', FAILED_POST_START_HOOK, POST_START_FAILED_MESSAGE);
+      c.state = { waiting: { reason: POST_START_HOOK_ERROR, message: failure } };
+      this.event(rec, c.name, 'Normal', 'Killing', FAILED_POST_START_HOOK);
+      void this.kill(rec, c, this.graceMs(rec.pod, false));
+    }
+    this.opts.queue.now(`pod/${rec.uid}`);
   }
 
   /** A container that cannot be started (yet): waiting with `reason`, retried later when `retry`. */
@@ -394,7 +497,7 @@ export class ProcessPodRuntime implements PodRunner {
                 `Container ${c.name} failed ${kind} probe, will be restarted`,
               );
               for (const w of c.probes) w.stop();
-              void this.kill(c, this.graceMs(rec.pod, false));
+              void this.kill(rec, c, this.graceMs(rec.pod, false));
             }
             changed();
           },
@@ -466,10 +569,23 @@ export class ProcessPodRuntime implements PodRunner {
     this.opts.queue.now(`pod/${rec.uid}`);
   }
 
-  /** SIGTERM to a container's processes, SIGKILL after `graceMs`; resolves once its exit is recorded. */
-  private async kill(c: Run, graceMs: number): Promise<void> {
+  /**
+   * Stops a container: its preStop hook first (unless `hooks` is false), then SIGTERM to its
+   * processes, SIGKILL once the grace period is over; resolves once its exit is recorded.
+   */
+  private async kill(rec: PodRecord, c: Run, graceMs: number, hooks = true): Promise<void> {
     const proc = c.proc;
     if (!proc) return;
+    const preStop = c.spec.lifecycle?.preStop;
+    if (hooks && preStop && c.target && graceMs > 0) {
+      graceMs = await preStopGraceMs(preStop, c.target, {
+        pod: rec.pod,
+        container: c.name,
+        graceMs,
+        stopped: proc.exited,
+        onFailure: () => this.event(rec, c.name, 'Warning', FAILED_PRE_STOP_HOOK, PRE_STOP_FAILED_MESSAGE),
+      });
+    }
     proc.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<void>((resolve) => {
@@ -498,7 +614,7 @@ export class ProcessPodRuntime implements PodRunner {
     for (const c of this.runs(rec)) c.restartAt = undefined;
     for (const c of running)
       if (events) this.event(rec, c.name, 'Normal', 'Killing', `Stopping container ${c.name}`);
-    await Promise.all(running.map((c) => this.kill(c, graceMs)));
+    await Promise.all(running.map((c) => this.kill(rec, c, graceMs, events)));
   }
 
   /** A pod being deleted: stops its processes, writes their final status and deletes it. */

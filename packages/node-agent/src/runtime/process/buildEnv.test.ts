@@ -1,4 +1,4 @@
-import type { Container, Pod, Secret } from '@orch/api';
+import type { Container, Pod, Secret, Service } from '@orch/api';
 import {
   buildEnv,
   ContainerConfigError,
@@ -151,5 +151,58 @@ describe('buildEnv', () => {
     await expect(build({ envFrom: [{ secretRef: { name: 'missing' } }] }, src)).rejects.toThrow(
       'secret "missing" not found',
     );
+  });
+  it('adds the service variables last; env and envFrom override them and expand them', async () => {
+    const services: Service[] = [
+      {
+        metadata: { namespace: 'default', name: 'kubernetes' },
+        spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443 }] },
+      },
+      {
+        metadata: { namespace: 'ns1', name: 'db' },
+        spec: { clusterIP: '10.96.0.7', ports: [{ port: 5432 }] },
+      },
+    ] as unknown as Service[];
+    const src = { ...sources({ cm: { DB_PORT: 'from-configmap' } }), services: async () => services };
+    const { env } = await build(
+      {
+        envFrom: [{ configMapRef: { name: 'cm' } }],
+        env: [
+          { name: 'URL', value: 'postgres://$(DB_SERVICE_HOST):$(DB_SERVICE_PORT)' },
+          { name: 'DB_SERVICE_HOST', value: 'mine' },
+        ],
+      },
+      src,
+    );
+    expect(env.get('URL')).toBe('postgres://10.96.0.7:5432');
+    expect(env.get('DB_SERVICE_HOST')).toBe('mine');
+    expect(env.get('DB_PORT')).toBe('from-configmap');
+    expect(env.get('KUBERNETES_SERVICE_PORT')).toBe('443');
+    expect([...env.keys()].slice(0, 3)).toEqual(['DB_PORT', 'URL', 'DB_SERVICE_HOST']);
+    const unlinked = await buildEnv(
+      { ...pod, spec: { ...pod.spec!, enableServiceLinks: false } } as Pod,
+      { name: 'c' } as Container,
+      src,
+      addresses,
+    );
+    expect(unlinked.env.has('DB_SERVICE_HOST')).toBe(false);
+    expect(unlinked.env.get('KUBERNETES_SERVICE_HOST')).toBe('10.96.0.1');
+  });
+
+  it("reads resourceFieldRef from the container's resources or the node's allocatable", async () => {
+    const { env } = await buildEnv(
+      pod,
+      {
+        name: 'c',
+        resources: { limits: { memory: '128Mi' } },
+        env: [
+          { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+          { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '1m' } } },
+        ],
+      } as unknown as Container,
+      sources({}),
+      { ...addresses, allocatable: { cpu: '2', memory: '4Gi' } },
+    );
+    expect(Object.fromEntries(env)).toEqual({ MEM: '128', CPU: '2000' });
   });
 });

@@ -6,8 +6,11 @@ import {
   type ObjectOf,
   type Pod,
   type Secret,
+  type Service,
 } from '@orch/api';
 import { expandEnv } from './expandEnv';
+import { resourceFieldValue } from './resourceEnv';
+import { serviceEnvVars } from './serviceEnv';
 
 export type ConfigMap = ObjectOf<typeof ConfigMapKind>;
 
@@ -15,6 +18,11 @@ export type ConfigMap = ObjectOf<typeof ConfigMapKind>;
 export interface EnvSources {
   configMap(namespace: string, name: string): Promise<ConfigMap | undefined>;
   secret(namespace: string, name: string): Promise<Secret | undefined>;
+  /**
+   * Every Service of the cluster, for the service link variables; none when absent. Throws
+   * ContainerConfigError while the services have not been read yet.
+   */
+  services?(): Promise<readonly Service[]>;
 }
 
 /** Keys of an envFrom source that are not environment variable names, skipped. */
@@ -34,6 +42,8 @@ export interface ContainerEnv {
 export interface PodAddresses {
   podIP: string;
   hostIP: string;
+  /** The node's allocatable: the limits of containers that set none, for resourceFieldRef. */
+  allocatable?: Record<string, string>;
 }
 
 /** A container whose environment cannot be built (state waiting, reason CreateContainerConfigError). */
@@ -78,6 +88,7 @@ export function podFieldValue(pod: Pod, fieldPath: string, addresses: PodAddress
     case 'status.phase':
       return pod.status?.phase ?? '';
     case 'status.hostIP':
+    case 'status.hostIPs':
       return addresses.hostIP;
     case 'status.podIP':
     case 'status.podIPs':
@@ -91,8 +102,9 @@ export function podFieldValue(pod: Pod, fieldPath: string, addresses: PodAddress
  * A container's environment as the kubelet builds it: the envFrom sources in order (a prefix
  * prepended to each key; keys that are not environment variable names skipped and reported; a
  * later source wins a duplicate key), then `env` in order, beating the sources: a `value` has its
- * `$(VAR)` references to the variables defined so far expanded, a `valueFrom` is read as is (a
- * missing ConfigMap, Secret or key is an error unless the reference is optional, which skips it).
+ * `$(VAR)` references to the variables defined so far and to the service variables expanded, a
+ * `valueFrom` is read as is (a missing ConfigMap, Secret or key is an error unless the reference is
+ * optional, which skips it); last the service link variables (serviceEnvVars) that neither defined.
  */
 export async function buildEnv(
   pod: Pod,
@@ -101,6 +113,9 @@ export async function buildEnv(
   addresses: PodAddresses,
 ): Promise<ContainerEnv> {
   const namespace = pod.metadata?.namespace ?? '';
+  const services = sources.services
+    ? serviceEnvVars(await sources.services(), namespace, pod.spec?.enableServiceLinks !== false)
+    : new Map<string, string>();
   const env = new Map<string, string>();
   const invalid: InvalidEnvKeys[] = [];
   for (const from of container.envFrom ?? []) {
@@ -134,23 +149,26 @@ export async function buildEnv(
     }
     if (bad.length > 0) invalid.push({ source, name, keys: bad.sort() });
   }
+  const lookup = (name: string) => env.get(name) ?? services.get(name);
   for (const ev of container.env ?? []) {
-    const value = await envVarValue(pod, ev, env, sources, addresses);
+    const value = await envVarValue(pod, container, ev, lookup, sources, addresses);
     if (value !== undefined) env.set(ev.name, value);
   }
+  for (const [name, value] of services) if (!env.has(name)) env.set(name, value);
   return { env, invalid };
 }
 
 async function envVarValue(
   pod: Pod,
+  container: Container,
   ev: EnvVar,
-  env: ReadonlyMap<string, string>,
+  lookup: (name: string) => string | undefined,
   sources: EnvSources,
   addresses: PodAddresses,
 ): Promise<string | undefined> {
   const namespace = pod.metadata?.namespace ?? '';
   const from = ev.valueFrom;
-  if (!from) return expandEnv(ev.value ?? '', (name) => env.get(name));
+  if (!from) return expandEnv(ev.value ?? '', lookup);
   if (from.fieldRef) return podFieldValue(pod, from.fieldRef.fieldPath ?? '', addresses);
   if (from.configMapKeyRef) {
     const { name = '', key, optional } = from.configMapKeyRef;
@@ -181,8 +199,6 @@ async function envVarValue(
     return value;
   }
   if (from.resourceFieldRef)
-    throw new ContainerConfigError(
-      `resourceFieldRef ${from.resourceFieldRef.resource ?? ''} is not supported by the process runtime`,
-    );
+    return resourceFieldValue(pod, container, from.resourceFieldRef, addresses.allocatable ?? {});
   return '';
 }

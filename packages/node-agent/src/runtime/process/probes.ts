@@ -31,7 +31,8 @@ export const PROBE_DEFAULTS = {
 /** Most probe output kept in a failure message. */
 const MAX_PROBE_OUTPUT = 10 * 1024;
 
-function resolvePort(port: number | string | undefined, target: ProbeTarget): number | undefined {
+/** A probe or hook port: a number, or the name of one of the container's ports. */
+export function resolvePort(port: number | string | undefined, target: ProbeTarget): number | undefined {
   if (typeof port === 'number') return port;
   if (port === undefined) return undefined;
   if (/^\d+$/.test(port)) return Number(port);

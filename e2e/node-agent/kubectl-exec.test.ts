@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { eventually, freePort } from '@orch/apiserver';
+import { kubectl, kubectlArgs } from '../harness/kubectl';
+import { startServingCluster, type ServingCluster } from './servingCluster';
+
+/** GET http://127.0.0.1:<port>/ : the status and body, or undefined while nothing answers. */
+function httpGet(port: number): Promise<{ status: number; body: string } | undefined> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', timeout: 5_000 }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+describe('kubectl exec and port-forward through the apiserver to a process-runtime node agent', () => {
+  let cluster: ServingCluster;
+  let admin: string;
+  const run = (args: string[], input?: string, timeoutMs?: number) => cluster.run(args, input, timeoutMs);
+
+  beforeAll(async () => {
+    cluster = await startServingCluster('exec');
+    admin = cluster.admin;
+    await cluster.startAgent('exec', 'process');
+    await cluster.startAgent('sim', 'simulated');
+  }, 90_000);
+
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  const createPod = (name: string, node: string, script: string, env: Record<string, string> = {}) =>
+    kubectl(
+      admin,
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'default' },
+        spec: {
+          nodeName: node,
+          restartPolicy: 'Never',
+          containers: [
+            {
+              name: 'app',
+              image: 'busybox',
+              command: ['sh', '-c', script],
+              env: Object.entries(env).map(([n, value]) => ({ name: n, value })),
+            },
+          ],
+        },
+      }),
+    );
+
+  const running = (name: string) =>
+    eventually(async () => {
+      const r = await run(['get', 'pod', name, '-o', 'jsonpath={.status.phase}']);
+      return r.stdout === 'Running' ? true : undefined;
+    }, `${name} Running`);
+
+  it('runs a command with the container environment, printing both streams and exiting with its code', async () => {
+    expect((await createPod('shell', 'exec-0', 'sleep 600', { GREETING: 'hello' })).code).toBe(0);
+    await running('shell');
+    const r = await run(['exec', 'shell', '--', 'sh', '-c', 'echo out $GREETING; echo err >&2; exit 3']);
+    expect(r.stdout).toBe('out hello\n');
+    expect(r.stderr).toContain('err\n');
+    expect(r.stderr).toContain('command terminated with exit code 3');
+    expect(r.code).toBe(3);
+    expect(await run(['exec', 'shell', '--', 'true'])).toMatchObject({ code: 0, stdout: '' });
+  }, 60_000);
+
+  it('feeds stdin with -i', async () => {
+    await running('shell');
+    const r = await run(['exec', '-i', 'shell', '--', 'cat'], 'hi\n');
+    expect(r).toMatchObject({ code: 0, stdout: 'hi\n' });
+  }, 60_000);
+
+  it('reports a command that cannot start, and refuses without a node or a command', async () => {
+    const missing = await run(['exec', 'shell', '--', 'no-such-program-x']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('executable file not found in $PATH');
+    const raw = await run(
+      ['create', '--raw', '/api/v1/namespaces/default/pods/shell/exec?stdout=true', '-f', '-'],
+      '{}',
+    );
+    expect(raw.code).not.toBe(0);
+    expect(raw.stderr).toContain('you must specify at least one command for the container');
+    await kubectl(
+      admin,
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'unbound', namespace: 'default' },
+        spec: { schedulerName: 'none', containers: [{ name: 'app', image: 'busybox' }] },
+      }),
+    );
+    const unbound = await run(['exec', 'unbound', '--', 'true']);
+    expect(unbound.code).not.toBe(0);
+    expect(unbound.stderr).toContain('pod unbound does not have a host assigned');
+  }, 60_000);
+
+  it('fails clearly on a simulated pod', async () => {
+    expect((await createPod('sim', 'sim-0', 'sleep 600')).code).toBe(0);
+    await running('sim');
+    const r = await run(['exec', 'sim', '--', 'true']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the simulated runtime cannot exec in container "app"');
+  }, 60_000);
+
+  it('forwards a local port to a port the container listens on', async () => {
+    const podPort = await freePort();
+    expect(
+      (
+        await createPod(
+          'web',
+          'exec-0',
+          `exec node -e 'require("http").createServer((q,s)=>s.end("hello from the pod\\n")).listen(${podPort},"127.0.0.1")'`,
+        )
+      ).code,
+    ).toBe(0);
+    await running('web');
+    const local = await freePort();
+    const child = spawn('kubectl', kubectlArgs(admin, ['port-forward', 'pod/web', `${local}:${podPort}`]), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBECONFIG: '' },
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    try {
+      const answer = await eventually(() => httpGet(local), `an answer through port ${local}: ${output}`);
+      expect(answer).toEqual({ status: 200, body: 'hello from the pod\n' });
+      // a second connection over the same session
+      expect(await httpGet(local)).toEqual({ status: 200, body: 'hello from the pod\n' });
+      expect(output).toContain(`Forwarding from 127.0.0.1:${local} -> ${podPort}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('forbids exec to a user without create on pods/exec', async () => {
+    await run(['create', 'rolebinding', 'viewer-view', '--clusterrole=view', '--user=viewer']);
+    const r = await run(['--as=viewer', 'exec', 'shell', '--', 'true']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'cannot create resource "pods/exec" in API group "" in the namespace "default"',
+    );
+  }, 60_000);
+});
