@@ -145,6 +145,74 @@ describe('kubectl exec and port-forward through the apiserver to a process-runti
     }
   }, 60_000);
 
+  it('attaches to a running container: its output from then on, and its stdin (stdinOnce)', async () => {
+    const r = await kubectl(
+      admin,
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'reader', namespace: 'default' },
+        spec: {
+          nodeName: 'exec-0',
+          restartPolicy: 'Never',
+          containers: [
+            {
+              name: 'app',
+              image: 'busybox',
+              stdin: true,
+              stdinOnce: true,
+              // reads lines until its stdin closes, answering each on stdout and on stderr
+              command: [
+                'sh',
+                '-c',
+                'echo ready; while read line; do echo "got $line"; echo "err $line" >&2; done; echo bye',
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(r.code).toBe(0);
+    await running('reader');
+    await eventually(
+      async () => ((await run(['logs', 'reader'])).stdout.includes('ready') ? true : undefined),
+      'ready',
+    );
+    const attached = await run(['attach', '-i', 'reader', '-c', 'app'], 'one\ntwo\n', 30_000);
+    // what came before the attach is not repeated; the container ends when its stdin closes
+    expect(attached.stdout).not.toContain('ready');
+    expect(attached.stdout).toContain('got one\ngot two\n');
+    expect(attached.stdout).toContain('bye');
+    expect(attached.stderr).toContain('err one\nerr two\n');
+    expect(attached.code).toBe(0);
+    await eventually(
+      async () =>
+        (await run(['get', 'pod', 'reader', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded'
+          ? true
+          : undefined,
+      'the container done',
+    );
+  }, 60_000);
+
+  it('refuses to attach to a simulated container', async () => {
+    // restartPolicy Always: a simulated container that keeps running
+    const created = await run(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'sim-always', namespace: 'default' },
+        spec: { nodeName: 'sim-0', containers: [{ name: 'app', image: 'busybox' }] },
+      }),
+    );
+    expect(created.code).toBe(0);
+    await running('sim-always');
+    const r = await run(['attach', 'sim-always', '-c', 'app']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the simulated runtime cannot attach to container "app"');
+  }, 60_000);
+
   it('forbids exec to a user without create on pods/exec', async () => {
     await run(['create', 'rolebinding', 'viewer-view', '--clusterrole=view', '--user=viewer']);
     const r = await run(['--as=viewer', 'exec', 'shell', '--', 'true']);

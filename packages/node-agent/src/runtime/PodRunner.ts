@@ -22,6 +22,8 @@ export interface PodRunner {
    * there is none (code and message, as the kubelet answers before switching protocols).
    */
   exec(namespace: string, name: string, container: string): ContainerExec | StreamRefusal;
+  /** Attaches to the running process of a container (kubectl attach), or why it cannot. */
+  attach(namespace: string, name: string, container: string): ContainerAttach | StreamRefusal;
   /** Connects to ports of one of its pods (kubectl port-forward), or why it cannot. */
   portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal;
 }
@@ -53,6 +55,11 @@ export type ExecResult = { exitCode: number } | { error: string };
 /** Runs one command in the container with the client's streams. */
 export interface ContainerExec {
   run(command: readonly string[], io: ExecIO): Promise<ExecResult>;
+}
+
+/** Attaches the client's streams to a container's running process until it ends or the client goes. */
+export interface ContainerAttach {
+  run(io: ExecIO): Promise<ExecResult>;
 }
 
 /** Opens connections to a pod's ports. */

@@ -9,6 +9,7 @@ import type { PodVolumeGate } from '../volume/VolumeManager';
 import { containerEvent } from './containerEvent';
 import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from './syncPodStatus';
 import type {
+  ContainerAttach,
   ContainerExec,
   ContainerLogSource,
   PodPortForwarder,
@@ -107,6 +108,15 @@ export class PodRuntime implements PodRunner {
     return {
       code: 500,
       message: `rpc error: code = Unimplemented desc = the simulated runtime cannot exec in container "${container}": it runs no processes`,
+    };
+  }
+
+  /** A simulated container has no process to attach to. */
+  attach(namespace: string, name: string, container: string): ContainerAttach | StreamRefusal {
+    if (!this.knows(namespace, name)) return { code: 404, message: 'pod does not exist' };
+    return {
+      code: 500,
+      message: `rpc error: code = Unimplemented desc = the simulated runtime cannot attach to container "${container}": it runs no processes`,
     };
   }
 

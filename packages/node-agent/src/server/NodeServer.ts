@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { SecureServer, upgradeOf, type Logger, type RouteHandler, type UserInfo } from '@orch/component-base';
 import type { PodRunner } from '../runtime/PodRunner';
 import { readContainerLog, type ReadLogOptions } from '../runtime/process/logReader';
-import { serveExec, servePortForward } from './streaming';
+import { serveAttach, serveExec, servePortForward } from './streaming';
 
 export interface NodeServerOptions {
   /** --address: the interface served on (empty: all). */
@@ -85,7 +85,7 @@ function sendText(res: ServerResponse, code: number, text: string): void {
 /**
  * The node agent's HTTPS server, one for all its nodes (the kubelet's port): container logs at
  * `/containerLogs/<namespace>/<pod>/<container>` for callers with a client certificate of the
- * client CA, exec at `/exec/<namespace>/<pod>/<container>` and port forwarding at
+ * client CA, exec at `/exec/<namespace>/<pod>/<container>`, attach at `/attach/<namespace>/<pod>/<container>` and port forwarding at
  * `/portforward/<namespace>/<pod>` (SPDY/3.1, as the kubelet serves them), plus /healthz.
  */
 export class NodeServer {
@@ -116,6 +116,7 @@ export class NodeServer {
       prefixRoutes: {
         '/containerLogs/': (req, res, url) => this.containerLogs(req, res, url),
         '/exec/': this.streaming((req, res, url) => serveExec(req, res, url, opts.runtime)),
+        '/attach/': this.streaming((req, res, url) => serveAttach(req, res, url, opts.runtime)),
         '/portforward/': this.streaming((req, res, url) => servePortForward(req, res, url, opts.runtime)),
       },
     });

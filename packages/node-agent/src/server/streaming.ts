@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { upgradeOf } from '@orch/component-base';
-import type { ExecResult, PodRunner } from '../runtime/PodRunner';
+import type { ContainerAttach, ExecIO, ExecResult, PodRunner, StreamRefusal } from '../runtime/PodRunner';
 import { SpdyConnection, type SpdyStream } from './spdy/SpdyConnection';
 
 /** The stream protocols of exec and attach, most preferred first (remotecommand). */
@@ -201,11 +201,43 @@ function endStream(stream: SpdyStream | undefined): Promise<void> {
  * asked for), the command runs with them, and the error stream carries how it ended (v4: a Status
  * with the exit code).
  */
-export async function serveExec(
+export function serveExec(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   runtime: PodRunner,
+): Promise<void> {
+  return serveRemoteCommand(req, res, url, 'exec', (namespace, pod, container) => {
+    const target = runtime.exec(namespace, pod, container);
+    if ('code' in target) return target;
+    const command = url.searchParams.getAll('command');
+    return { run: (io: ExecIO) => target.run(command, io) };
+  });
+}
+
+/**
+ * `/attach/<namespace>/<pod>/<container>?input=1&output=1&error=1&tty=1`: the kubelet's attach over
+ * SPDY/3.1: the container's output from now on, and its stdin when it keeps one open, until the
+ * container exits or the client goes; the error stream then carries success.
+ */
+export function serveAttach(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  runtime: PodRunner,
+): Promise<void> {
+  return serveRemoteCommand(req, res, url, 'attach', (namespace, pod, container) =>
+    runtime.attach(namespace, pod, container),
+  );
+}
+
+/** Exec and attach: the path, options and target checked, then the streams run over SPDY/3.1. */
+async function serveRemoteCommand(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  kind: 'exec' | 'attach',
+  targetOf: (namespace: string, pod: string, container: string) => ContainerAttach | StreamRefusal,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'POST') {
     sendText(res, 405, 'method not allowed');
@@ -213,7 +245,7 @@ export async function serveExec(
   }
   const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
   if (parts.length !== 3 || parts.some((p) => p === '')) {
-    sendText(res, 400, `exec path "${url.pathname}" must be /exec/<namespace>/<pod>/<container>`);
+    sendText(res, 400, `${kind} path "${url.pathname}" must be /${kind}/<namespace>/<pod>/<container>`);
     return;
   }
   const [namespace, pod, container] = parts as [string, string, string];
@@ -222,8 +254,7 @@ export async function serveExec(
     sendText(res, 400, options);
     return;
   }
-  const command = url.searchParams.getAll('command');
-  const target = runtime.exec(namespace, pod, container);
+  const target = targetOf(namespace, pod, container);
   if ('code' in target) {
     sendText(res, target.code, target.message);
     return;
@@ -247,7 +278,7 @@ export async function serveExec(
   streams.resize?.resume();
   const abort = new AbortController();
   conn.once('close', () => abort.abort());
-  const result = await target.run(command, {
+  const result = await target.run({
     ...(options.stdin && streams.stdin ? { stdin: streams.stdin } : {}),
     ...(options.stdout && streams.stdout ? { stdout: streams.stdout } : {}),
     ...(options.stderr && streams.stderr ? { stderr: streams.stderr } : {}),

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { ContainerLog } from './ContainerLog';
 import { criLogText } from './logReader';
 import { ContainerProcess } from './ContainerProcess';
@@ -12,12 +13,73 @@ describe('ContainerProcess', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (argv: string[], env: Record<string, string> = {}) => {
+  const run = (argv: string[], env: Record<string, string> = {}, stdin?: { stdinOnce: boolean }) => {
     const file = join(dir, `${Math.random().toString(36).slice(2)}.log`);
     const log = new ContainerLog(file);
-    const proc = new ContainerProcess({ argv, env: { PATH: process.env.PATH ?? '', ...env }, cwd: dir, log });
+    const proc = new ContainerProcess({
+      argv,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      cwd: dir,
+      log,
+      ...(stdin ? { stdin: true, stdinOnce: stdin.stdinOnce } : {}),
+    });
     return { proc, log, file };
   };
+
+  /** Attaches with fresh streams; `text()` is what reached the client's stdout and stderr. */
+  const attach = (proc: ContainerProcess, tty = false) => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
+    stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const abort = new AbortController();
+    const done = proc.attach({ stdin, stdout, stderr, tty, signal: abort.signal });
+    return { stdin, done, abort, text: () => ({ out, err }) };
+  };
+
+  const until = async (check: () => boolean): Promise<void> => {
+    while (!check()) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('attaches: stdin reaches the container, its output the client; stdinOnce closes stdin after the first client', async () => {
+    const { proc } = run(
+      ['sh', '-c', 'while read l; do echo "out $l"; echo "err $l" >&2; done; echo bye'],
+      {},
+      { stdinOnce: true },
+    );
+    const a = attach(proc);
+    a.stdin.write('one\n');
+    await until(() => a.text().out.includes('out one') && a.text().err.includes('err one'));
+    a.stdin.end();
+    expect(await a.done).toEqual({ exitCode: 0 });
+    expect(await proc.exited).toEqual({ exitCode: 0 });
+    expect(a.text().out).toBe('out one\nbye\n');
+  });
+
+  it('attaches: without stdinOnce the container keeps its stdin when a client leaves; a terminal merges stderr', async () => {
+    const { proc } = run(
+      ['sh', '-c', 'while read l; do echo "out $l"; echo "err $l" >&2; done'],
+      {},
+      { stdinOnce: false },
+    );
+    const first = attach(proc);
+    first.stdin.end('one\n');
+    await until(() => first.text().out.includes('out one'));
+    first.abort.abort();
+    expect(await first.done).toEqual({ exitCode: 0 });
+    expect(proc.running).toBe(true);
+    const second = attach(proc, true);
+    second.stdin.write('two\n');
+    await until(() => second.text().out.includes('err two') && second.text().out.includes('out two'));
+    // two pipes: their order is not kept
+    expect(second.text().out.split('\n').sort()).toEqual(['', 'err two', 'out two']);
+    expect(second.text().err).toBe('');
+    proc.kill('SIGKILL');
+    await second.done;
+  });
 
   it('runs the command with its env and cwd, its output in a CRI log', async () => {
     const { proc, file, log } = run(

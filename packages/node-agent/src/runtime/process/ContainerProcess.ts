@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import type { ExecIO, ExecResult } from '../PodRunner';
 import type { ContainerLog } from './ContainerLog';
 
 /** How a container's process ended. */
@@ -16,7 +17,12 @@ export interface ContainerProcessOptions {
   env: Record<string, string>;
   cwd: string;
   log: ContainerLog;
+  /** The container's stdin stays open for attach (spec stdin); closed after the first attach with `stdinOnce`. */
+  stdin?: boolean;
+  stdinOnce?: boolean;
 }
+
+type OutputListener = (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 
 /** The message of a process that cannot start, worded as container runtimes word it. */
 export function startErrorMessage(argv: readonly string[], err: NodeJS.ErrnoException, cwd: string): string {
@@ -32,13 +38,16 @@ export function startErrorMessage(argv: readonly string[], err: NodeJS.ErrnoExce
 
 /**
  * One run of a container: a child process leading its own process group (the container's
- * processes), stdin closed, stdout and stderr into the container's log. When the main process
+ * processes), stdin closed unless the container keeps it open for attach, stdout and stderr into the
+ * container's log and to the clients attached. When the main process
  * exits, whatever else runs in its group is killed, as a container's processes die with it.
  */
 export class ContainerProcess {
   readonly exited: Promise<ContainerExit>;
   private readonly child: ChildProcess;
   private done = false;
+  private readonly listeners = new Set<OutputListener>();
+  private attachedOnce = false;
 
   constructor(opts: ContainerProcessOptions) {
     const [program, ...args] = opts.argv;
@@ -46,10 +55,16 @@ export class ContainerProcess {
       env: opts.env,
       cwd: opts.cwd,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
-    this.child.stdout?.on('data', (chunk: Buffer) => opts.log.write('stdout', chunk));
-    this.child.stderr?.on('data', (chunk: Buffer) => opts.log.write('stderr', chunk));
+    this.child.stdin?.on('error', () => undefined);
+    const output = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      opts.log.write(stream, chunk);
+      for (const listener of this.listeners) listener(stream, chunk);
+    };
+    this.child.stdout?.on('data', output('stdout'));
+    this.child.stderr?.on('data', output('stderr'));
+    this.stdinOnce = opts.stdinOnce ?? false;
     this.exited = new Promise<ContainerExit>((resolve) => {
       let result: ContainerExit | undefined;
       this.child.on('error', (err: NodeJS.ErrnoException) => {
@@ -63,6 +78,46 @@ export class ContainerProcess {
         this.signalGroup('SIGKILL');
       });
       this.child.on('close', () => this.finish(resolve, result ?? { exitCode: 128 }, opts.log));
+    });
+  }
+
+  private readonly stdinOnce: boolean;
+
+  /**
+   * Attaches a client (kubectl attach): what the container writes from now on goes to the client's
+   * stdout and stderr (both to stdout with a terminal), and the client's stdin to the container's
+   * when the container keeps it open. Ends when the container exits or the client goes away; the
+   * container's stdin is closed when the first client's stdin ends if it is stdinOnce.
+   */
+  attach(io: ExecIO): Promise<ExecResult> {
+    return new Promise((resolve) => {
+      const listener: OutputListener = (stream, chunk) => {
+        const out = stream === 'stderr' && !io.tty ? io.stderr : io.stdout;
+        out?.write(chunk);
+      };
+      const stdin = this.child.stdin;
+      const first = !this.attachedOnce;
+      this.attachedOnce = true;
+      const stdinEnded = () => {
+        if (first && this.stdinOnce) stdin?.end();
+      };
+      const finish = () => {
+        this.listeners.delete(listener);
+        if (io.stdin && stdin) {
+          io.stdin.unpipe(stdin);
+          io.stdin.off('end', stdinEnded);
+        }
+        io.signal.removeEventListener('abort', finish);
+        resolve({ exitCode: 0 });
+      };
+      if (!this.running) return finish();
+      this.listeners.add(listener);
+      if (io.stdin && stdin && !stdin.writableEnded) {
+        io.stdin.pipe(stdin, { end: false });
+        io.stdin.once('end', stdinEnded);
+      } else io.stdin?.resume();
+      io.signal.addEventListener('abort', finish);
+      void this.exited.then(finish);
     });
   }
 

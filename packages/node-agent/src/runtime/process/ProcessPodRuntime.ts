@@ -17,6 +17,7 @@ import { ContainerProcess, type ContainerExit } from './ContainerProcess';
 import { expandAll } from './expandEnv';
 import { containerEvent } from '../containerEvent';
 import type {
+  ContainerAttach,
   ContainerExec,
   ContainerLogSource,
   PodPortForwarder,
@@ -250,6 +251,16 @@ export class ProcessPodRuntime implements PodRunner {
     return { run: (command, io) => execProcess(command, target, io) };
   }
 
+  attach(namespace: string, name: string, container: string): ContainerAttach | StreamRefusal {
+    const rec = [...this.records.values()].find(
+      (r) => r.pod.metadata?.namespace === namespace && r.pod.metadata?.name === name,
+    );
+    if (!rec) return { code: 404, message: 'pod does not exist' };
+    const proc = this.runs(rec).find((r) => r.name === container)?.proc;
+    if (!proc?.running) return { code: 500, message: `container not found ("${container}")` };
+    return { run: (io) => proc.attach(io) };
+  }
+
   /** A pod's containers listen on the host: its ports are connected to on 127.0.0.1. */
   portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal {
     const known = [...this.records.values()].some(
@@ -397,7 +408,14 @@ export class ProcessPodRuntime implements PodRunner {
     };
     const startedAt = clock.now();
     const log = new ContainerLog(path.join(dir, `${c.restartCount}.log`));
-    const proc = new ContainerProcess({ argv, env: processEnv, cwd, log });
+    const proc = new ContainerProcess({
+      argv,
+      env: processEnv,
+      cwd,
+      log,
+      stdin: c.spec.stdin ?? false,
+      stdinOnce: c.spec.stdinOnce ?? false,
+    });
     c.proc = proc;
     c.blocked = false;
     c.containerID = `orch-process://${createHash('sha256').update(`${rec.uid}/${c.name}/${c.restartCount}/${randomUUID()}`).digest('hex')}`;
