@@ -1,5 +1,6 @@
 import { EndpointsKind, type Pod } from '@orch/api';
-import { eventually } from '@orch/apiserver';
+import http from 'node:http';
+import { eventually, freePort } from '@orch/apiserver';
 import { clientFor, sleep } from '@orch/client';
 import type { InProcessDaemon } from '../harness/inProcessDaemon';
 import { bound, eventAbout, newPod, podScheduled, startSchedulerCluster } from './harness';
@@ -150,5 +151,33 @@ describe('orch-scheduler against a real apiserver', () => {
     expect(next).toMatch(/_/);
     await pods.create(pod('after-takeover', '100m'));
     await bound(cluster, ['after-takeover']);
+  });
+
+  it('serves health, metrics and configz over plain HTTP to anyone on the deprecated --port', async () => {
+    const port = await freePort();
+    const replica = cluster.runScheduler([`--port=${port}`, '--address=127.0.0.1']);
+    const plain = (path: string) =>
+      new Promise<{ status: number; body: string } | undefined>((resolve) => {
+        http
+          .get(`http://127.0.0.1:${port}${path}`, { agent: false, timeout: 5000 }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on('error', () => resolve(undefined));
+      });
+    try {
+      expect(await eventually(() => plain('/healthz'), 'the plain port')).toEqual({
+        status: 200,
+        body: 'ok',
+      });
+      const metrics = await plain('/metrics');
+      expect(metrics?.status).toBe(200);
+      expect(metrics?.body).toContain('# TYPE');
+      expect((await plain('/configz'))?.status).toBe(200);
+      expect((await plain('/nothing'))?.status).toBe(404);
+    } finally {
+      await replica.stop();
+    }
   });
 });
