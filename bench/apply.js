@@ -18,7 +18,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 /** Unmeasured wrk seconds before the strategic merge patches are measured. */
 const warmupSeconds = 5;
 /** Lists of each format measured, in turn, after one unmeasured list of each. */
-const listRounds = 9;
+const listRounds = 21;
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const wrk = process.env.BENCH_JS ? undefined : findWrk();
 const ns = '/apis/apps/v1/namespaces/bench/deployments';
