@@ -122,7 +122,7 @@ function serverFlags(): FlagSpec[] {
       type: 'int32',
       default: 0,
       help:
-        'The port of the HTTPS server the nodes share (container logs at /containerLogs/<namespace>/<pod>/<container>), ' +
+        'The port of the HTTPS server the nodes share (container logs at /containerLogs/<namespace>/<pod>/<container>; exec, attach and port forwarding at /exec, /attach and /portforward), ' +
         "reported as each node's kubelet endpoint; 0, the default, serves nothing (npm start serves it on the " +
         "kubelet's port, 10250), so that agents of several clusters may run on one machine.",
     }),
