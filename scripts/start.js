@@ -41,7 +41,8 @@ Options:
                             (default 10250, the kubelet's)
   --feature-gates GATES     feature gates for every daemon, e.g. TTLAfterFinished=true,EvenPodsSpread=true
   --pod-runtime NAME        how the node agent runs pods: simulated (default) or process (each container
-                            a local process; kubectl logs shows its output)
+                            a local process on this host's network; kubectl logs, exec, attach and
+                            port-forward reach it)
   -h, --help                this help
 `;
 }
@@ -240,8 +241,12 @@ function daemons(opts, pki) {
         `--pod-runtime=${opts.podRuntime}`,
         // container logs for the apiserver, which presents a certificate of the cluster CA
         `--port=${opts.nodeAgentPort}`,
-        '--address=127.0.0.1',
-        '--node-ip=127.0.0.1',
+        // simulated nodes are reached on loopback; the process runtime's pods run on this host's
+        // network, so its nodes report this host's address (a pod IP may not be loopback) and the
+        // server listens on every interface, as a kubelet's does
+        ...(opts.podRuntime === 'process'
+          ? ['--address=0.0.0.0']
+          : ['--address=127.0.0.1', '--node-ip=127.0.0.1']),
         `--client-ca-file=${pki.files.caCert}`,
         `--root-dir=${path.join(opts.dataDir, 'node-agent')}`,
         // With the cloud controller manager running, nodes wait for it to initialize them (not with

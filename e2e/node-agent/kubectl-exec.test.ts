@@ -1,23 +1,7 @@
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { eventually, freePort } from '@orch/apiserver';
 import { kubectl, kubectlArgs } from '../harness/kubectl';
-import { startServingCluster, type ServingCluster } from './servingCluster';
-
-/** GET http://127.0.0.1:<port>/ : the status and body, or undefined while nothing answers. */
-function httpGet(port: number): Promise<{ status: number; body: string } | undefined> {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', timeout: 5_000 }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve(undefined));
-    });
-    req.on('error', () => resolve(undefined));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
-}
+import { httpGet, startServingCluster, type ServingCluster } from './servingCluster';
 
 describe('kubectl exec and port-forward through the apiserver to a process-runtime node agent', () => {
   let cluster: ServingCluster;

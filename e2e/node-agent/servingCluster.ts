@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -92,4 +93,19 @@ export async function startServingCluster(name: string): Promise<ServingCluster>
       for (const root of roots) rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** GET http://127.0.0.1:<port><path>: the status and body, or undefined while nothing answers. */
+export function httpGet(port: number, path = '/'): Promise<{ status: number; body: string } | undefined> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, timeout: 5_000 }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
 }

@@ -10,6 +10,7 @@ export * from './util';
 export * from './patch';
 export * from './managedfields';
 export * from './quota';
+export type * from './stats/summary';
 export * as fieldErrors from './validation/field-error';
 export type { FieldError, FieldErrorType } from './validation/field-error';
 export {

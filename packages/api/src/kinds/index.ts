@@ -10,6 +10,7 @@ import { coordinationKinds } from './coordination';
 import { coreKinds } from './core';
 import { discoveryKinds } from './discovery';
 import { eventsKinds } from './events';
+import { metricsKinds } from './metrics';
 import { networkingKinds } from './networking';
 import { policyKinds } from './policy';
 import { rbacKinds } from './rbac';
@@ -32,6 +33,7 @@ export * from './authorization';
 export * from './certificates';
 export * from './storage';
 export * from './apiextensions';
+export * from './metrics';
 /** events.k8s.io/v1 (its Event shares the core kind's name). */
 export * as eventsV1 from './events';
 
@@ -53,4 +55,5 @@ export const allKinds: readonly KindDeclaration<any>[] = [
   ...certificatesKinds,
   ...storageKinds,
   ...apiextensionsKinds,
+  ...metricsKinds,
 ];

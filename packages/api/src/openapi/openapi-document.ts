@@ -1,7 +1,7 @@
 import { apiVersionDescription, kindDescription, ListMetaSchema } from '../meta/object-meta';
 import { DeleteOptionsSchema, StatusSchema, WatchEventSchema } from '../meta/status';
 import { OrchKeyword } from '../schema/fields';
-import type { KindDeclaration } from '../schema/kind';
+import { hasListKind, type KindDeclaration } from '../schema/kind';
 import type { RESTMapping } from '../restmapping/rest-mapper';
 import { supportsStrategicMerge } from '../patch/strategic-merge-patch';
 import { SchemaConverter, type OpenAPIDialect, type OpenAPISchema } from './schema-to-openapi';
@@ -141,7 +141,7 @@ export class OpenAPIBuilder {
     const rootName = this.defineKind(decl, group, version);
     if (decl.virtual && !(decl.verbs ?? []).length) return;
     const listName = `${rootName}List`;
-    if (!decl.virtual) {
+    if (hasListKind(decl)) {
       this.converter.definitions[listName] = {
         description: `${decl.listKind ?? `${kind}List`} is a list of ${kind}.`,
         type: 'object',

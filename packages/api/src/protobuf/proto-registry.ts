@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, type NameFormat, type ProtoEmbedding, type SpecialType } from '../schema/fields';
-import type { KindDeclaration } from '../schema/kind';
+import { hasListKind, type KindDeclaration } from '../schema/kind';
 import { ListMetaSchema } from '../meta/object-meta';
 import { messageNameOf, wellKnownMessages } from './proto-names';
 
@@ -179,7 +179,7 @@ export class ProtoRegistry {
       const name = structMessageName(decl.schema);
       if (!this.pending.has(name)) this.pending.set(name, { struct: decl.schema });
       for (const v of decl.versions) this.kindMessages.set(`${decl.group}/${v}/${decl.kind}`, name);
-      if (!decl.virtual) {
+      if (hasListKind(decl)) {
         const listName = `${name}List`;
         if (!this.pending.has(listName)) this.pending.set(listName, { listOf: name });
         for (const v of decl.versions)

@@ -93,7 +93,10 @@ export interface KindDeclaration<S extends TObject = TObject> {
    * every change but metadata's, status included unless it is a subresource).
    */
   customResource?: boolean;
-  /** True when objects of this kind are not stored (reviews and other virtual kinds). */
+  /**
+   * True when objects of this kind are not stored: reviews and other virtual kinds (created), and
+   * kinds whose objects are computed when read (get and list among their verbs).
+   */
   virtual?: boolean;
   /**
    * Objects of this kind are deleted a while after their last write, like Kubernetes' events: how
@@ -114,6 +117,11 @@ export type ObjectOf<K> = K extends KindDeclaration<infer S> ? Static<S> : never
 
 export function defineKind<S extends TObject>(declaration: KindDeclaration<S>): Kind<S> {
   return declaration;
+}
+
+/** Whether the kind has a list kind: stored kinds, and virtual kinds that are listed (computed when read). */
+export function hasListKind(decl: KindDeclaration<any>): boolean {
+  return !decl.virtual || (decl.verbs ?? []).includes('list');
 }
 
 /** The apiVersion string of a group and version (`v1` for the core group). */

@@ -9,6 +9,7 @@ import {
   type ProtobufCodec,
   type RESTMapper,
   type RESTMapping,
+  type Verb,
 } from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
 import { decodeBody } from '../negotiation/decode-body';
@@ -19,6 +20,7 @@ import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '.
 import { parseListOptions, queryBool } from '../registry/list-options';
 import { clone, cloneKeepingManagedFields, type ApiObject } from '../registry/object';
 import { answerJSON } from '../registry/answer-json';
+import { checkFieldSelector, objectMatcher } from '../registry/selection';
 import { isMutatingVerb, type RequestInfo } from '../request/request-info';
 import { applyJSONPatch, applyStrategicPatch, decodePatchObject, mergePatch, patchTypeOf } from './patch';
 import {
@@ -70,6 +72,14 @@ export interface ApiRequest {
 /** Answers one resource request, or throws a StatusError. */
 export class ResourceHandler {
   constructor(private readonly ctx: ResourceContext) {}
+
+  /** Whether the request goes to a connect subresource, whose handler reads the body itself. */
+  streamsBody(info: RequestInfo): boolean {
+    if (!info.subresource) return false;
+    const mapping = this.ctx.mapper.forResource(info.apiGroup, info.apiVersion, info.resource);
+    if (!mapping || mapping.declaration.virtual) return false;
+    return this.ctx.storeFor(mapping).strategy.connectSubresources.includes(info.subresource);
+  }
 
   async handle(req: ApiRequest, res: ServerResponse): Promise<void> {
     const { info } = req;
@@ -375,7 +385,7 @@ export class ResourceHandler {
       );
       if (upgraded) return;
       if (stream) {
-        sendStream(res, code, stream.contentType, stream.body);
+        sendStream(res, code, stream.contentType, stream.body, stream.headers);
         return;
       }
       this.sendObject(req, res, code, object, decl, warnings, pretty);
@@ -579,7 +589,8 @@ export class ResourceHandler {
           : 'UpdateOptions';
     const dryRun = parseDryRun(req.query, optionsKind);
     const options = this.writeOptions(req, warnings);
-    const body = req.body.length ? this.decodeObject(req, options) : undefined;
+    // a connect subresource's body is the handler's to read from the HTTP request
+    const body = req.body.length && !this.streamsBody(req.info) ? this.decodeObject(req, options) : undefined;
     return {
       verb: req.info.verb,
       scope: scope(dryRun),
@@ -603,7 +614,8 @@ export class ResourceHandler {
   ): Promise<void> {
     const handler = this.ctx.virtualHandler(decl.group, decl.plural);
     if (!handler) throw notFoundPath();
-    if (req.info.verb !== 'create' || req.info.name) {
+    const { verb, name } = req.info;
+    if (!(decl.verbs ?? ['create']).includes(verb as Verb) || (verb === 'create' && name)) {
       throw statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
     }
     const scope = (dryRun = false): RequestScope => ({
@@ -612,8 +624,53 @@ export class ResourceHandler {
       dryRun,
       user: req.user,
     });
+    if (verb === 'get' || verb === 'list') {
+      await this.computedRead(req, res, decl, handler, scope(), warnings, pretty);
+      return;
+    }
     const { code, object } = await handler(decl, this.customRequest(req, scope, warnings));
     this.sendObject(req, res, code, object, decl, warnings, pretty);
+  }
+
+  /**
+   * get and list of a virtual kind whose objects are computed when read (metrics.k8s.io): the
+   * handler answers the object, or the list's items (`{ items }`), which are filtered here by the
+   * label and field selectors as stored kinds' are.
+   */
+  private async computedRead(
+    req: ApiRequest,
+    res: ServerResponse,
+    decl: KindDeclaration<any>,
+    handler: VirtualHandler,
+    scope: RequestScope,
+    warnings: string[],
+    pretty: boolean,
+  ): Promise<void> {
+    const options = req.info.verb === 'list' ? parseListOptions(req.query) : undefined;
+    if (options) checkFieldSelector(decl, options.fieldSelector);
+    const request: CustomRequest = {
+      verb: req.info.verb,
+      scope,
+      name: req.info.name,
+      subresource: '',
+      query: req.query,
+      user: req.user,
+      options: { fieldValidation: 'Ignore', warnings },
+    };
+    const { object } = await handler(decl, request);
+    if (!options) {
+      this.sendObject(req, res, 200, object, decl, warnings, pretty, true);
+      return;
+    }
+    const matches = objectMatcher(decl, options.labelSelector, options.fieldSelector);
+    const items = ((object as { items?: ApiObject[] }).items ?? []).filter(matches);
+    const list = {
+      apiVersion: scope.apiVersion,
+      kind: decl.listKind ?? `${decl.kind}List`,
+      metadata: {},
+      items,
+    };
+    this.sendList(req, res, list, decl, warnings, pretty);
   }
 
   private async watch(
@@ -797,8 +854,14 @@ export function notFoundPath(): StatusError {
 }
 
 /** Streams `body` as the answer, each chunk sent as it comes; ends when it ends or the client goes. */
-function sendStream(res: ServerResponse, code: number, contentType: string, body: Readable): void {
-  res.writeHead(code, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' });
+function sendStream(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  body: Readable,
+  headers?: Record<string, string | string[]>,
+): void {
+  res.writeHead(code, headers ?? { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   res.on('close', () => body.destroy());
   body.on('error', () => res.destroy());

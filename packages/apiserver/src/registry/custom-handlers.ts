@@ -24,7 +24,12 @@ export interface CustomResponse {
   code: number;
   object: unknown;
   /** An answer that is not an object (pods/log): its bytes, streamed as they come, instead of `object`. */
-  stream?: { contentType: string; body: Readable };
+  stream?: {
+    contentType: string;
+    body: Readable;
+    /** The answer's headers as they are (a proxied answer's), instead of the content type alone. */
+    headers?: Record<string, string | string[]>;
+  };
   /** The handler switched the connection's protocol and answered on its socket itself. */
   upgraded?: boolean;
 }

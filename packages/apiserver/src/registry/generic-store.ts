@@ -24,6 +24,7 @@ import type { ListOptions } from './list-options';
 import { clone, jsonEqual, nowTime, type ApiObject } from './object';
 import { markShared, setAnswerJSON } from './answer-json';
 import { stringifyMetadata } from './metadata-json';
+import { checkFieldSelector, fieldsOf, objectMatcher, selectableFields } from './selection';
 import type { PropagationPolicy, Strategy } from './strategy';
 import { AdmissionChain, type AdmissionAttributes, type Operation } from '../admission/admission';
 import type { UserInfo } from '../authn/authenticator';
@@ -566,34 +567,20 @@ export class GenericStore {
 
   /** Field values of an object for fieldSelector matching. */
   fieldsOf(obj: ApiObject): Record<string, string> {
-    const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
-    if (this.declaration.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
-    for (const [field, get] of Object.entries(this.declaration.selectableFields ?? {}))
-      fields[field] = get(obj) ?? '';
-    return fields;
+    return fieldsOf(this.declaration, obj);
   }
 
   /** Fields usable in a fieldSelector for this kind. */
   selectableFields(): Set<string> {
-    const s = new Set(['metadata.name']);
-    if (this.declaration.namespaced) s.add('metadata.namespace');
-    for (const f of Object.keys(this.declaration.selectableFields ?? {})) s.add(f);
-    return s;
+    return selectableFields(this.declaration);
   }
 
   private checkFieldSelector(selector: FieldsSelector): void {
-    const selectable = this.selectableFields();
-    for (const r of selector.requirements()) {
-      if (!selectable.has(r.field)) {
-        throw statusErrors.badRequest(`field label not supported: ${r.field}`);
-      }
-    }
+    checkFieldSelector(this.declaration, selector);
   }
 
   private matcher(labels: LabelsSelector, fields: FieldsSelector): (obj: ApiObject) => boolean {
-    if (labels.empty() && fields.empty()) return () => true;
-    return (obj) =>
-      labels.matches(obj.metadata.labels) && (fields.empty() || fields.matches(this.fieldsOf(obj)));
+    return objectMatcher(this.declaration, labels, fields);
   }
 
   async list(scope: RequestScope, options: ListOptions): Promise<ListResult> {

@@ -41,6 +41,11 @@ export class Strategy {
   /** The kind's own subresources (binding, eviction, finalize, token, ...) by name. */
   readonly subresources: Record<string, SubresourceHandler> = {};
   /**
+   * Subresources served as Kubernetes' connecters (proxy): their handler reads the request's body
+   * from the HTTP request itself, neither buffered nor decoded.
+   */
+  readonly connectSubresources: readonly string[] = [];
+  /**
    * Subresources that are views of the object itself (get, update and patch the whole object; what an
    * update through one may change is {@link prepareForStatusUpdate}'s or {@link prepareForUpdate}'s
    * to decide): status when the kind has one.

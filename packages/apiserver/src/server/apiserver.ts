@@ -50,6 +50,7 @@ import { readBody } from './read-body';
 import { APIServerMetrics } from './apiserver-metrics';
 import { InstrumentedStorage } from './instrumented-storage';
 import type { VirtualHandler } from '../registry/custom-handlers';
+import { installResourceMetrics } from '../resourcemetrics/install-resource-metrics';
 import { AdmissionChain } from '../admission/admission';
 import type { ObjectLookup } from '../admission/object-lookup';
 import type { ObjectWriter } from '../admission/object-writer';
@@ -289,6 +290,7 @@ export class APIServer {
       if (!store || !bind) throw notFoundPath();
       return bind(store, { ...request, name: request.body?.metadata?.name ?? '', subresource: 'binding' });
     });
+    installResourceMetrics(this, () => this.config.kubeletClient);
     this.discovery = new Discovery(this.mapper, () => this.address());
     this.inflight = new InflightLimiter(config.maxRequestsInflight, config.maxMutatingRequestsInflight);
   }
@@ -578,8 +580,9 @@ export class APIServer {
         this.nonResource(req, res, info, url);
         return;
       }
-      // an Upgrade request's bytes past its headers belong to the protocol it switches to
-      const body = upgradeOf(req) ? Buffer.alloc(0) : await readBody(req);
+      // an Upgrade request's bytes past its headers belong to the protocol it switches to; a connect
+      // subresource (proxy) streams the body on itself
+      const body = upgradeOf(req) || this.resources.streamsBody(info) ? Buffer.alloc(0) : await readBody(req);
       const work = this.resources.handle(
         { info, query: url.searchParams, headers: req.headers, body, user, http: req },
         res,

@@ -27,6 +27,7 @@ import { PodRuntime } from '../runtime/PodRuntime';
 import type { PodRunner } from '../runtime/PodRunner';
 import type { EnvSources } from '../runtime/process/buildEnv';
 import { ProcessPodRuntime } from '../runtime/process/ProcessPodRuntime';
+import { SummaryProvider } from '../stats/SummaryProvider';
 import { lazyServices } from '../runtime/process/serviceSource';
 import { realClock, type Clock } from '../scheduling/Clock';
 import { DueQueue } from '../scheduling/DueQueue';
@@ -53,6 +54,8 @@ export interface NodeAgentOptions {
 export class NodeAgent {
   readonly heartbeats: NodeHeartbeats;
   readonly runtime: PodRunner;
+  /** The resource usage of the nodes and their pods (the Summary API). */
+  readonly stats: SummaryProvider;
   readonly queue: DueQueue;
   readonly volumes: VolumeManager;
   private readonly factory: SharedInformerFactory;
@@ -155,9 +158,23 @@ export class NodeAgent {
             startLatencyMs: config.podStartLatencyMs,
             runDurationMs: config.podRunDurationMs,
           });
+    this.stats = new SummaryProvider({
+      nodes,
+      usage: (name, now) => this.runtime.resourceUsage(name, now),
+      clock,
+    });
     this.factory = new SharedInformerFactory(rest, {
       onHandlerError: (err) => logger.error(`pod event handler failed: ${errorMessage(err)}`),
     });
+  }
+
+  /** The pods bound to the agent's nodes, as its pod informer holds them (the kubelet's /pods). */
+  pods(): Pod[] {
+    return this.factory
+      .informerFor<Pod>(PodKind)
+      .lister()
+      .list()
+      .filter((p) => this.heartbeats.has(p.spec?.nodeName ?? ''));
   }
 
   /** Writes per second the heartbeats need at steady state (lease renewals plus status reports). */

@@ -35,7 +35,15 @@ export async function runNodeAgent(ctx: DaemonContext<NodeAgentConfiguration>): 
   );
   const { server: serving } = ctx.config;
   const server =
-    serving.port > 0 ? new NodeServer({ ...serving, runtime: agent.runtime, logger: ctx.logger }) : undefined;
+    serving.port > 0
+      ? new NodeServer({
+          ...serving,
+          runtime: agent.runtime,
+          stats: agent.stats,
+          pods: () => agent.pods(),
+          logger: ctx.logger,
+        })
+      : undefined;
   try {
     await server?.start();
     await agent.start();

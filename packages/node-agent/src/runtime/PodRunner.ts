@@ -26,6 +26,28 @@ export interface PodRunner {
   attach(namespace: string, name: string, container: string): ContainerAttach | StreamRefusal;
   /** Connects to ports of one of its pods (kubectl port-forward), or why it cannot. */
   portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal;
+  /** What the running containers of the pods on a node use at `now` (the Summary API's source). */
+  resourceUsage(nodeName: string, now: number): Promise<PodUsage[]>;
+}
+
+/** The usage of a pod's running containers at one instant. */
+export interface PodUsage {
+  namespace: string;
+  name: string;
+  uid: string;
+  /** The pod's status.startTime, if set. */
+  startTime?: string;
+  containers: ContainerUsage[];
+}
+
+export interface ContainerUsage {
+  name: string;
+  /** When the current run of the container started (ms since the epoch). */
+  startedAt: number;
+  /** CPU used since it started, in core-nanoseconds. */
+  cpuCoreNanoSeconds: number;
+  /** Memory in use that cannot be reclaimed, in bytes. */
+  workingSetBytes: number;
 }
 
 /** A container's log as the agent's log server reads it, or why it cannot. */

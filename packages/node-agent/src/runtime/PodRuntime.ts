@@ -14,8 +14,10 @@ import type {
   ContainerLogSource,
   PodPortForwarder,
   PodRunner,
+  PodUsage,
   StreamRefusal,
 } from './PodRunner';
+import { simulatedPodUsage } from './simulatedUsage';
 import {
   podDesc,
   simulatePodStatus,
@@ -127,6 +129,13 @@ export class PodRuntime implements PodRunner {
       code: 500,
       message: `rpc error: code = Unimplemented desc = the simulated runtime cannot forward ports of pod "${name}": it runs no processes`,
     };
+  }
+
+  /** The simulated usage of the running pods of a node (see simulatedPodUsage). */
+  async resourceUsage(nodeName: string, now: number): Promise<PodUsage[]> {
+    return [...this.records.values()]
+      .filter((r) => r.node.name === nodeName && !r.stopped)
+      .flatMap((r) => simulatedPodUsage(r.pod, now) ?? []);
   }
 
   private knows(namespace: string, name: string): boolean {

@@ -2,9 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { SecureServer, upgradeOf, type Logger, type RouteHandler, type UserInfo } from '@orch/component-base';
+import type { Pod } from '@orch/api';
 import type { PodRunner } from '../runtime/PodRunner';
 import { readContainerLog, type ReadLogOptions } from '../runtime/process/logReader';
 import { serveAttach, serveExec, servePortForward } from './streaming';
+import { serveSummary } from '../stats/serveSummary';
+import type { SummaryProvider } from '../stats/SummaryProvider';
 
 export interface NodeServerOptions {
   /** --address: the interface served on (empty: all). */
@@ -17,6 +20,10 @@ export interface NodeServerOptions {
   certFile: string;
   keyFile: string;
   runtime: PodRunner;
+  /** The pods bound to the agent's nodes as it knows them, served at /pods. */
+  pods?: () => Pod[];
+  /** The resource usage of the agent's nodes and pods, served at /stats/summary. */
+  stats?: SummaryProvider;
   logger?: Logger;
 }
 
@@ -86,7 +93,8 @@ function sendText(res: ServerResponse, code: number, text: string): void {
  * The node agent's HTTPS server, one for all its nodes (the kubelet's port): container logs at
  * `/containerLogs/<namespace>/<pod>/<container>` for callers with a client certificate of the
  * client CA, exec at `/exec/<namespace>/<pod>/<container>`, attach at `/attach/<namespace>/<pod>/<container>` and port forwarding at
- * `/portforward/<namespace>/<pod>` (SPDY/3.1, as the kubelet serves them), plus /healthz.
+ * `/portforward/<namespace>/<pod>` (SPDY/3.1, as the kubelet serves them), the agent's pods at
+ * `/pods`, resource usage at `/stats/summary`, plus /healthz.
  */
 export class NodeServer {
   private readonly server: SecureServer;
@@ -113,6 +121,10 @@ export class NodeServer {
       authenticate: certificateUser,
       // an authenticated caller may read logs (the kubelet's AlwaysAllow authorization mode)
       authorize: () => ({ allowed: true }),
+      routes: {
+        '/pods': (req, res) => this.podList(req, res),
+        '/stats/summary': (req, res, url) => serveSummary(req, res, url, opts.stats),
+      },
       prefixRoutes: {
         '/containerLogs/': (req, res, url) => this.containerLogs(req, res, url),
         '/exec/': this.streaming((req, res, url) => serveExec(req, res, url, opts.runtime)),
@@ -146,6 +158,17 @@ export class NodeServer {
       }
       await handler(req, res, url);
     };
+  }
+
+  /** /pods: a PodList of the agent's pods, as the kubelet serves it. */
+  private podList(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'method not allowed\n');
+      return;
+    }
+    const list = { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: this.opts.pods?.() ?? [] };
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(list));
   }
 
   private async containerLogs(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -26,7 +26,7 @@ type StrategyFactory = (decl: KindDeclaration<any>, context: StrategyContext) =>
 const strategies: Record<string, StrategyFactory> = {
   '/pods': (d, context) => new PodStrategy(d, context.kubeletClient ?? (() => undefined)),
   '/namespaces': (d) => new NamespaceStrategy(d),
-  '/nodes': (d) => new NodeStrategy(d),
+  '/nodes': (d, context) => new NodeStrategy(d, context.kubeletClient ?? (() => undefined)),
   '/persistentvolumeclaims': (d) => new PersistentVolumeClaimStrategy(d),
   '/services': (d) => new ServiceStrategy(d),
   'batch/jobs': (d) => new JobStrategy(d),

@@ -1,10 +1,10 @@
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { upgradeOf } from '@orch/component-base';
 import { statusErrors } from '../../errors/status-error';
 import type { SubresourceHandler } from '../custom-handlers';
 import { containerOf, nodeAgentOf, readAll, type KubeletClientConfig, type PodLike } from './pod-log';
+import { relayUpgrade } from './proxy';
 
 /** The connect subresources of pods and the node agent path each is served at. */
 export type PodConnect = 'exec' | 'attach' | 'portforward';
@@ -73,24 +73,6 @@ function forwardedHeaders(req: IncomingMessage, host: string): [string, string][
   return out;
 }
 
-/** The raw HTTP/1.1 head of the node agent's 101 answer. */
-function switchingHead(res: IncomingMessage): string {
-  const lines = [`HTTP/1.1 101 ${res.statusMessage || 'Switching Protocols'}`];
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-    lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-  return `${lines.join('\r\n')}\r\n\r\n`;
-}
-
-/** Pipes two sockets both ways; each one's end or failure closes the other. */
-function splice(a: Duplex, b: Duplex): void {
-  a.on('error', () => b.destroy());
-  b.on('error', () => a.destroy());
-  a.on('close', () => b.destroy());
-  b.on('close', () => a.destroy());
-  a.pipe(b);
-  b.pipe(a);
-}
-
 /**
  * pods/exec, pods/attach and pods/portforward (GET and POST, authorized as get and create), as
  * Kubernetes' UpgradeAwareHandler serves them: the options and the container are checked here, the
@@ -138,18 +120,10 @@ export function podConnectHandler(
       );
       req.on('upgrade', (res, backend, head) => {
         req.setTimeout(0);
-        if (!upgrade) {
-          backend.destroy();
+        if (relayUpgrade(upgrade, res, backend, head))
+          resolve({ code: 101, object: undefined, upgraded: true });
+        else
           reject(statusErrors.internal('the node agent switched protocols on a request that did not ask to'));
-          return;
-        }
-        const client = upgrade.socket;
-        client.write(switchingHead(res));
-        if (head.length) client.write(head);
-        if (upgrade.head.length) backend.write(upgrade.head);
-        backend.setTimeout(0);
-        splice(client, backend);
-        resolve({ code: 101, object: undefined, upgraded: true });
       });
       req.on('response', (res) => {
         req.setTimeout(0);

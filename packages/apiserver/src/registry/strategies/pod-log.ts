@@ -27,7 +27,7 @@ export interface PodLike {
   };
 }
 
-interface NodeLike {
+export interface NodeLike {
   status?: {
     addresses?: { type: string; address: string }[];
     daemonEndpoints?: { kubeletEndpoint?: { Port?: number } };
@@ -178,9 +178,28 @@ export async function nodeAgentOf(
   const nodeName = pod.spec?.nodeName;
   if (!nodeName)
     throw statusErrors.badRequest(`pod ${pod.metadata.name ?? ''} does not have a host assigned`);
+  return nodeAgentByName(store, nodeName, kubelet, q);
+}
+
+/** The node agent of the named node (see {@link nodeAgentOf}); 404 for a missing node. */
+export async function nodeAgentByName(
+  store: Parameters<SubresourceHandler>[0],
+  nodeName: string,
+  kubelet: () => KubeletClientConfig | undefined,
+  q: URLSearchParams,
+): Promise<NodeAgentTarget> {
   const kv = await store.storage.get(objectKey('', 'nodes', '', nodeName));
   if (!kv) throw statusErrors.notFound({ group: '', resource: 'nodes' }, nodeName);
-  const node = JSON.parse(kv.value.toString('utf8')) as NodeLike;
+  return nodeAgentAt(JSON.parse(kv.value.toString('utf8')) as NodeLike, nodeName, kubelet, q);
+}
+
+/** The node agent of a Node (see {@link nodeAgentOf}). */
+export function nodeAgentAt(
+  node: NodeLike,
+  nodeName: string,
+  kubelet: () => KubeletClientConfig | undefined,
+  q: URLSearchParams,
+): NodeAgentTarget {
   const config = kubelet() ?? {
     preferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
   };

@@ -6,6 +6,8 @@ import { Strategy } from '../strategy';
 import { evictPod } from './pod-eviction';
 import { podConnectHandler } from './pod-connect';
 import { podLogHandler, type KubeletClientConfig } from './pod-log';
+import { proxyHandler } from './proxy';
+import { podLocation } from './proxy-location';
 
 interface PodSpecLike {
   nodeName?: string;
@@ -50,8 +52,8 @@ export function qosClassOf(spec: PodSpecLike): 'Guaranteed' | 'Burstable' | 'Bes
 }
 
 /**
- * Pods: Pending with a QoS class on create, graceful deletion, and the binding, eviction and log
- * subresources (log streamed from the node agent `kubelet` says how to reach).
+ * Pods: Pending with a QoS class on create, graceful deletion, and the binding, eviction, log,
+ * exec, attach, portforward and proxy subresources (the node agent's ones reached as `kubelet` says).
  */
 export class PodStrategy extends Strategy {
   override returnDeletedObject = true;
@@ -96,12 +98,15 @@ export class PodStrategy extends Strategy {
     return requested ?? spec.terminationGracePeriodSeconds ?? 30;
   }
 
+  override readonly connectSubresources = ['proxy'];
+
   override readonly subresources: Record<string, SubresourceHandler> = {
     eviction: evictPod,
     log: (store, request) => podLogHandler(this.kubelet)(store, request),
     exec: (store, request) => podConnectHandler('exec', this.kubelet)(store, request),
     attach: (store, request) => podConnectHandler('attach', this.kubelet)(store, request),
     portforward: (store, request) => podConnectHandler('portforward', this.kubelet)(store, request),
+    proxy: proxyHandler('pod', podLocation),
     binding: async (store, request) => {
       if (request.verb !== 'create')
         throw statusErrors.methodNotAllowed(

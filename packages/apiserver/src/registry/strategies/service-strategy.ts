@@ -1,5 +1,8 @@
+import type { SubresourceHandler } from '../custom-handlers';
 import type { ApiObject } from '../object';
 import { Strategy } from '../strategy';
+import { proxyHandler } from './proxy';
+import { serviceLocation } from './proxy-location';
 
 interface ServicePort {
   name?: string;
@@ -22,9 +25,16 @@ interface ServiceSpec {
 /**
  * Services: an empty load-balancer status on create and, on update, the allocated cluster IP and node
  * ports carried over when the new object leaves them out (as `kubectl replace` of an edited manifest
- * does). The allocation itself happens in {@link ServiceStorage}, where the write is.
+ * does). The allocation itself happens in {@link ServiceStorage}, where the write is. services/proxy
+ * reaches a ready endpoint of the service.
  */
 export class ServiceStrategy extends Strategy {
+  override readonly connectSubresources = ['proxy'];
+
+  override readonly subresources: Record<string, SubresourceHandler> = {
+    proxy: proxyHandler('service', serviceLocation),
+  };
+
   override prepareForCreate(obj: ApiObject, now: Date): void {
     super.prepareForCreate(obj, now);
     obj.status = { loadBalancer: {} };

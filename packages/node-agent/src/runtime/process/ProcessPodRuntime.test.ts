@@ -149,7 +149,9 @@ describe('ProcessPodRuntime', () => {
     expect(cs).toMatchObject({ name: 'app', ready: false, restartCount: 0 });
     expect(cs.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(cs.containerID).toMatch(/^orch-process:\/\/[0-9a-f]{64}$/);
-    expect(done.status?.podIP).toMatch(/^10\.244\.0\.\d+$/);
+    // on the host's network: the pod's IP is its node's
+    expect(done.status?.podIP).toBe(done.status?.hostIP);
+    expect(done.status?.podIPs).toEqual([{ ip: done.status?.hostIP }]);
     expect(done.status?.startTime).toBeDefined();
     const conditions = Object.fromEntries(
       done.status!.conditions!.map((c) => [c.type, c.reason ?? c.status]),

@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { isPodTerminal, formatTime, parseTime, type Container, type Pod } from '@orch/api';
 import { isConflict, isNotFound, type EventRecorder, type TypedClient } from '@orch/client';
 import { errorMessage, type Logger } from '@orch/component-base';
-import { PodIPAllocator } from '../../node/addresses';
 import type { SimulatedNode } from '../../node/nodeObjects';
 import type { Clock } from '../../scheduling/Clock';
 import type { DueQueue } from '../../scheduling/DueQueue';
@@ -22,8 +21,10 @@ import type {
   ContainerLogSource,
   PodPortForwarder,
   PodRunner,
+  PodUsage,
   StreamRefusal,
 } from '../PodRunner';
+import { processPodUsage } from './processUsage';
 import { execProcess } from './execProcess';
 import { podName, POD_RETRY_MS, syncPodStatus, type StatusRecord } from '../syncPodStatus';
 import { processPodStatus, type ContainerRunState } from './processPodStatus';
@@ -102,7 +103,6 @@ interface PodRecord extends StatusRecord {
   stopped: boolean;
   /** A final phase was written: nothing more runs. */
   finished: boolean;
-  released: boolean;
 }
 
 function formatBackoff(ms: number): string {
@@ -133,7 +133,6 @@ export function containerLogPath(rootDir: string, pod: Pod, container: string, r
  */
 export class ProcessPodRuntime implements PodRunner {
   private readonly records = new Map<string, PodRecord>();
-  private readonly allocators = new Map<string, PodIPAllocator>();
   private shuttingDown = false;
 
   constructor(private readonly opts: ProcessPodRuntimeOptions) {}
@@ -185,7 +184,6 @@ export class ProcessPodRuntime implements PodRunner {
       await this.sync(rec);
       if (isPodTerminal(rec.pod) && this.runs(rec).every((c) => !c.proc)) {
         rec.finished = true;
-        this.releaseIP(rec);
         return;
       }
       const next = this.nextWake(rec);
@@ -280,6 +278,21 @@ export class ProcessPodRuntime implements PodRunner {
     };
   }
 
+  /** What the running containers of a node's pods use, read from their process groups. */
+  resourceUsage(nodeName: string): Promise<PodUsage[]> {
+    const pods = [...this.records.values()]
+      .filter((r) => r.node.name === nodeName && !r.finished)
+      .map((r) => ({
+        pod: r.pod,
+        containers: this.runs(r).flatMap((c) => {
+          const pid = c.proc?.running ? c.proc.pid : undefined;
+          const startedAt = c.state.running?.startedAt;
+          return pid !== undefined && startedAt ? [{ name: c.name, pid, startedAt }] : [];
+        }),
+      }));
+    return processPodUsage(pods);
+  }
+
   private runs(rec: PodRecord): Run[] {
     return [...rec.init, ...rec.app];
   }
@@ -287,16 +300,9 @@ export class ProcessPodRuntime implements PodRunner {
   private admit(uid: string, pod: Pod, node: SimulatedNode): PodRecord {
     const startTime = pod.status?.startTime;
     const acceptedAt = startTime ? parseTime(startTime) : this.opts.clock.now();
-    let podIP = node.internalIP;
-    if (!pod.spec?.hostNetwork) {
-      let allocator = this.allocators.get(node.name);
-      if (!allocator) {
-        allocator = new PodIPAllocator(node.podCIDR);
-        this.allocators.set(node.name, allocator);
-      }
-      const previous = pod.status?.podIP;
-      podIP = previous && allocator.claim(previous) ? previous : (allocator.allocate() ?? node.internalIP);
-    }
+    // the containers run on the host's network, their ports listening on the host: every pod reports
+    // the node's address as its IP, as host-network pods do
+    const podIP = node.internalIP;
     const hasInit = (pod.spec?.initContainers ?? []).length > 0;
     const run = (spec: Container, init: boolean): Run => {
       const old = (init ? pod.status?.initContainerStatuses : pod.status?.containerStatuses)?.find(
@@ -330,7 +336,6 @@ export class ProcessPodRuntime implements PodRunner {
       deleting: false,
       stopped: false,
       finished: isPodTerminal(pod),
-      released: false,
     };
   }
 
@@ -674,16 +679,9 @@ export class ProcessPodRuntime implements PodRunner {
     if (!rec) return;
     this.records.delete(uid);
     this.opts.queue.cancel(`pod/${uid}`);
-    this.releaseIP(rec);
     void this.stopProcesses(rec, this.graceMs(rec.pod, true), false).then(() =>
       fs.rm(podDir(this.opts.rootDir, rec.pod), { recursive: true, force: true }).catch(() => undefined),
     );
-  }
-
-  private releaseIP(rec: PodRecord): void {
-    if (rec.released) return;
-    rec.released = true;
-    if (!rec.pod.spec?.hostNetwork) this.allocators.get(rec.node.name)?.release(rec.ctx.podIP);
   }
 
   /** Writes the pod's status when it changed. */
