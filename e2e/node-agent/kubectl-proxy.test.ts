@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, release } from 'node:os';
 import { eventually, freePort } from '@orch/apiserver';
 import { kubectlArgs } from '../harness/kubectl';
 import { httpGet, startServingCluster, type ServingCluster } from './servingCluster';
@@ -68,6 +68,15 @@ describe('kubectl through the apiserver proxy to pods, services and node agents'
     expect(internal.stdout).toBe(nodeIP);
     const ips = await run(['get', 'pod', 'web', '-o', 'jsonpath={.status.podIP} {.status.podIPs[*].ip}']);
     expect(ips.stdout).toBe(`${nodeIP} ${nodeIP}`);
+    // the node reports this host's kernel and the process runtime
+    const info = await run([
+      'get',
+      'node',
+      'proxy-0',
+      '-o',
+      'jsonpath={.status.nodeInfo.containerRuntimeVersion} {.status.nodeInfo.kernelVersion}',
+    ]);
+    expect(info.stdout).toBe(`orch-process://1.0 ${release()}`);
   });
 
   it('reaches the pod: get --raw and create --raw answer from its server', async () => {

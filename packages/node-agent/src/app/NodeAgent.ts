@@ -26,6 +26,7 @@ import { NodeHeartbeats, type HeartbeatKeyKind } from '../node/NodeHeartbeats';
 import { PodRuntime } from '../runtime/PodRuntime';
 import type { PodRunner } from '../runtime/PodRunner';
 import type { EnvSources } from '../runtime/process/buildEnv';
+import { hostSystem } from '../runtime/process/hostSystem';
 import { ProcessPodRuntime } from '../runtime/process/ProcessPodRuntime';
 import { SummaryProvider } from '../stats/SummaryProvider';
 import { lazyServices } from '../runtime/process/serviceSource';
@@ -78,7 +79,7 @@ export class NodeAgent {
         // the process runtime's containers run on this host: the nodes report where it is reached;
         // simulated nodes report --node-ip when it is given, so that the apiserver reaches their server
         ...(config.podRuntime === 'process'
-          ? { host: { ip: hostIP(config.nodeIP), hostname: hostname() } }
+          ? { host: { ip: hostIP(config.nodeIP), hostname: hostname() }, system: hostSystem() }
           : config.nodeIP !== ''
             ? { host: { ip: config.nodeIP } }
             : {}),

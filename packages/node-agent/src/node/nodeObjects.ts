@@ -36,7 +36,23 @@ export interface SimulatedNode {
   kubeletPort: number;
   /** The Hostname address (the node's name when it has none of its own). */
   hostname?: string;
+  /** What status.nodeInfo says of the node's system and container runtime. */
+  system: NodeSystem;
 }
+
+/** The node's kernel, OS image and container runtime, as status.nodeInfo reports them. */
+export interface NodeSystem {
+  kernelVersion: string;
+  osImage: string;
+  containerRuntimeVersion: string;
+}
+
+/** What a simulated node reports of its system. */
+export const SIMULATED_SYSTEM: NodeSystem = {
+  kernelVersion: '6.1.0-orch-sim',
+  osImage: 'orch simulated node',
+  containerRuntimeVersion: SIMULATED_RUNTIME_VERSION,
+};
 
 export interface SimulatedNodeOptions {
   labels: Record<string, string>;
@@ -53,6 +69,8 @@ export interface SimulatedNodeOptions {
    * and, where containers really run (the process runtime), its Hostname address.
    */
   host?: { ip: string; hostname?: string };
+  /** The system reported in status.nodeInfo; a simulated one by default. */
+  system?: NodeSystem;
 }
 
 type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
@@ -101,6 +119,7 @@ export function simulatedNode(name: string, index: number, opts: SimulatedNodeOp
     externalCloudProvider: opts.externalCloudProvider ?? false,
     kubeletPort: opts.kubeletPort ?? KUBELET_PORT,
     ...(opts.host?.hostname ? { hostname: opts.host.hostname } : {}),
+    system: opts.system ?? SIMULATED_SYSTEM,
   };
 }
 
@@ -205,9 +224,9 @@ export function nodeStatus(
       machineID: stableHex(node.name, 'machine-id'),
       systemUUID: asUUID(stableHex(node.name, 'system-uuid')),
       bootID: node.bootID,
-      kernelVersion: '6.1.0-orch-sim',
-      osImage: 'orch simulated node',
-      containerRuntimeVersion: SIMULATED_RUNTIME_VERSION,
+      kernelVersion: node.system.kernelVersion,
+      osImage: node.system.osImage,
+      containerRuntimeVersion: node.system.containerRuntimeVersion,
       kubeletVersion: node.version,
       kubeProxyVersion: node.version,
       operatingSystem: 'linux',
