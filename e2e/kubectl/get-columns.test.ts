@@ -8,8 +8,12 @@ import { createCertificateRequest } from '@orch/component-base';
 const namespace = 'kc';
 const tables = kindTables(createCertificateRequest('alice', ['devs']).request);
 
-/** Every kind a client can list: the declarations whose verbs include list (all verbs when unsaid). */
-const listable = allKinds.filter((k) => (k.verbs ?? ['list']).includes('list'));
+/**
+ * Every stored kind a client can list: the declarations whose verbs include list (all verbs when
+ * unsaid). Kinds computed when read (metrics.k8s.io) have no objects to create here; their tables are
+ * checked in e2e/node-agent/kubectl-top.test.ts.
+ */
+const listable = allKinds.filter((k) => !k.virtual && (k.verbs ?? ['list']).includes('list'));
 const resourceOf = (k: (typeof allKinds)[number]) => (k.group ? `${k.plural}.${k.group}` : k.plural);
 const namespaced = new Map(listable.map((k) => [resourceOf(k), k.namespaced]));
 

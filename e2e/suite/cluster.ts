@@ -51,6 +51,8 @@ export async function startSuite(options: { etcd?: boolean; nodes?: number } = {
         ...(kind === 'controller-manager'
           ? [
               '--use-service-account-credentials',
+              // claims of a kubernetes.io/host-path class get volumes, as under npm start
+              '--enable-hostpath-provisioner',
               // token secrets get tokens the apiserver verifies with the public half of this key
               `--service-account-private-key-file=${api.pki.files.serviceAccountKey}`,
               `--root-ca-file=${api.pki.files.caCert}`,

@@ -308,11 +308,23 @@ describe.each([
         volumeClaimTemplates: [
           {
             metadata: { name: 'data' },
-            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              resources: { requests: { storage: '1Gi' } },
+              storageClassName: 'suite-host-path',
+            },
           },
         ],
       },
     };
+    // the claims are provisioned and bound before the node agent starts the pods that mount them
+    const storageClass = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'suite-host-path' },
+      provisioner: 'kubernetes.io/host-path',
+    };
+    await kubectlOK(kc, ['apply', '-f', '-'], JSON.stringify(storageClass));
     await kubectlOK(kc, ['apply', '-f', '-'], JSON.stringify(sts));
     await k('rollout', 'status', 'statefulset/store', '--timeout=90s');
     const pods = (await json<{ items: PodView[] }>('get', 'pods', '-l', 'app=store')).items;
