@@ -12,7 +12,7 @@ const token = 'bench-token';
 /**
  * orch-apiserver as its own process for a benchmark: a scratch directory (server data, wrk scripts),
  * the bench token in `--token-auth-file`, keep-alive clients with the admin certificate (`client`, an
- * ApiClient; `raw`, a RawHttpsClient for request load) and the `bench` namespace with its default service account. `close()` stops everything and removes the
+ * ApiClient; `raw`, a RawHttpsClient for request load; `credentials`, their TLS options) and the `bench` namespace with its default service account. `close()` stops everything and removes the
  * directory.
  */
 async function startBenchServer(options, concurrency) {
@@ -40,7 +40,7 @@ async function startBenchServer(options, concurrency) {
     await close();
     throw e;
   }
-  return { api, client, raw, dir, pid: api.process.child.pid, close };
+  return { api, client, raw, credentials, dir, pid: api.process.child.pid, close };
 }
 
 module.exports = { startBenchServer, token };
