@@ -314,6 +314,34 @@ test('WaitForFirstConsumer: nothing is provisioned before a node is selected', a
   expect((await volumes().get('unused')).status?.phase).toBe('Available');
 });
 
+test('WaitForFirstConsumer: provisioning that fails for the selected node gives the claim back to the scheduler', async () => {
+  // node-a and the class "later" come from the test before
+  await claims().create(claim('block', '1Gi', { storageClassName: 'later', volumeMode: 'Block' }));
+  await claims().patch(
+    'block',
+    'merge',
+    { metadata: { annotations: { 'volume.kubernetes.io/selected-node': 'node-a' } } },
+    { namespace: NS },
+  );
+  await eventually(
+    () =>
+      events().find(
+        (e) =>
+          e.name === 'block' &&
+          e.reason === 'ProvisioningFailed' &&
+          e.message ===
+            'Failed to provision volume with StorageClass "later": kubernetes.io/host-path does not support block volume provisioning',
+      ),
+    'ProvisioningFailed event',
+  );
+  const pvc = await eventually(async () => {
+    const c = await claims().get('block', { namespace: NS });
+    return c.metadata?.annotations?.['volume.kubernetes.io/selected-node'] === undefined ? c : undefined;
+  }, 'selected-node annotation removed');
+  expect(pvc.status?.phase).toBe('Pending');
+  expect(pvc.spec?.volumeName).toBeUndefined();
+});
+
 test('a claim used by a scheduled pod stays Terminating until the pod is gone; so does its bound volume', async () => {
   await volumes().create(hostPathVolume('protected', '1Gi', 'Retain'));
   await volumePhase('protected', 'Available');

@@ -299,14 +299,9 @@ export {
 } from './volume/persistentvolume/binderActions';
 export {
   ANN_BETA_STORAGE_PROVISIONER,
-  ANN_BIND_COMPLETED,
-  ANN_BOUND_BY_CONTROLLER,
   ANN_DYNAMICALLY_PROVISIONED,
-  ANN_SELECTED_NODE,
   ANN_STORAGE_PROVISIONER,
   findBestMatchForClaim,
-  findMatchingVolume,
-  isVolumeBoundToClaim,
   volumeUnsatisfiedReason,
 } from './volume/persistentvolume/volumeMatching';
 export {

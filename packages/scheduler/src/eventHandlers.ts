@@ -1,4 +1,11 @@
-import { isPodTerminal, type Node, type Pod } from '@orch/api';
+import {
+  isPodTerminal,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type StorageClass,
+} from '@orch/api';
 import { DeletedFinalStateUnknown, type HandlerRegistration, type SharedIndexInformer } from '@orch/client';
 import type { ClusterEvent } from './queue/schedulingQueue';
 import type { Scheduler } from './scheduler';
@@ -103,4 +110,33 @@ export function addAllEventHandlers(
     onDelete: (obj) => cache.removeNode(unwrap(obj)),
   });
   return [pods, nodes];
+}
+
+/**
+ * Moves unschedulable pods back when storage changes may let them fit (Kubernetes' onPvAdd,
+ * onPvUpdate, onPvcAdd, onPvcUpdate and onStorageClassAdd): a new or changed volume or claim, or a
+ * new WaitForFirstConsumer class that a pod's unbound claim names.
+ */
+export function addVolumeEventHandlers(
+  sched: Scheduler,
+  volumeInformer: SharedIndexInformer<PersistentVolume>,
+  claimInformer: SharedIndexInformer<PersistentVolumeClaim>,
+  classInformer: SharedIndexInformer<StorageClass>,
+): HandlerRegistration[] {
+  const move = (event: ClusterEvent): void => sched.queue.moveAllToActiveOrBackoffQueue(event);
+  return [
+    volumeInformer.addEventHandler({
+      onAdd: () => move('PvAdd'),
+      onUpdate: () => move('PvUpdate'),
+    }),
+    claimInformer.addEventHandler({
+      onAdd: () => move('PvcAdd'),
+      onUpdate: () => move('PvcUpdate'),
+    }),
+    classInformer.addEventHandler({
+      onAdd: (sc) => {
+        if (sc.volumeBindingMode === 'WaitForFirstConsumer') move('StorageClassAdd');
+      },
+    }),
+  ];
 }

@@ -1,6 +1,6 @@
 // The scheduler: loop, queue, cache, framework and built-in plugins.
 export { Scheduler, REASON_SCHEDULER_ERROR, REASON_UNSCHEDULABLE, type SchedulerOptions } from './scheduler';
-export { addAllEventHandlers, nodeSchedulingPropertiesChange } from './eventHandlers';
+export { addAllEventHandlers, addVolumeEventHandlers, nodeSchedulingPropertiesChange } from './eventHandlers';
 export {
   MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND,
   MIN_FEASIBLE_NODES_TO_FIND,
@@ -48,7 +48,12 @@ export {
   type Resource,
 } from './framework/resource';
 export { FitError, NO_NODES_AVAILABLE, fitErrorMessage, withPostFilterMessage } from './framework/fitError';
-export { Framework, MAX_PERMIT_TIMEOUT_MS, type FrameworkDeps } from './framework/framework';
+export {
+  Framework,
+  MAX_PERMIT_TIMEOUT_MS,
+  NO_VOLUME_LISTERS,
+  type FrameworkDeps,
+} from './framework/framework';
 export {
   DEFAULT_SCHEDULER_NAME,
   EXTENSION_POINTS,
@@ -84,6 +89,7 @@ export {
   type ReservePlugin,
   type SchedulerClient,
   type ScorePlugin,
+  type VolumeListers,
   type WaitingPod,
 } from './framework/interfaces';
 
@@ -183,3 +189,23 @@ export {
   POD_TOPOLOGY_SPREAD,
   PodTopologySpread,
 } from './plugins/podtopologyspread/podTopologySpread';
+export {
+  DEFAULT_BIND_TIMEOUT_SECONDS,
+  ERR_UNBOUND_IMMEDIATE_PVC,
+  VOLUME_BINDING,
+  VolumeBinding,
+  validateVolumeBindingArgs,
+  type VolumeBindingArgs,
+  type VolumeBindingOptions,
+} from './plugins/volumebinding/volumeBinding';
+export {
+  ERR_REASON_BIND_CONFLICT,
+  ERR_REASON_NODE_CONFLICT,
+  NOT_SUPPORTED_PROVISIONER,
+  VolumeBinder,
+  type BindingInfo,
+  type PodClaims,
+  type PodVolumes,
+  type VolumeBinderOptions,
+} from './plugins/volumebinding/volumeBinder';
+export { AssumeCache } from './plugins/volumebinding/assumeCache';

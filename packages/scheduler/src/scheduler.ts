@@ -5,7 +5,7 @@ import { SchedulerCache } from './cache/schedulerCache';
 import { CycleState } from './framework/cycleState';
 import { FitError, NO_NODES_AVAILABLE, withPostFilterMessage } from './framework/fitError';
 import { Framework } from './framework/framework';
-import type { PluginRegistry, QueuedPodInfo, SchedulerClient } from './framework/interfaces';
+import type { PluginRegistry, QueuedPodInfo, SchedulerClient, VolumeListers } from './framework/interfaces';
 import type { NodeInfo } from './framework/nodeInfo';
 import { POD_OVERHEAD } from './framework/resource';
 import {
@@ -46,6 +46,8 @@ export interface SchedulerOptions {
   podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
   /** Feature gates (e.g. PodDisruptionConditions); every gate is off without it. */
   featureEnabled?: (name: string) => boolean;
+  /** PersistentVolumeClaims, PersistentVolumes and StorageClasses (from informers), for volume binding. */
+  volumeListers?: VolumeListers;
   random?: () => number;
   now?: () => number;
 }
@@ -104,6 +106,7 @@ export class Scheduler {
         ...(opts.podLister ? { getPod: opts.podLister } : {}),
         ...(opts.podDisruptionBudgets ? { podDisruptionBudgets: opts.podDisruptionBudgets } : {}),
         ...(opts.featureEnabled ? { featureEnabled: opts.featureEnabled } : {}),
+        ...(opts.volumeListers ? { volumeListers: opts.volumeListers } : {}),
         ...(this.metrics ? { metrics: this.metrics } : {}),
       });
       this.profiles.set(profile.schedulerName, fwk);

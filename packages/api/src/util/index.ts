@@ -8,3 +8,4 @@ export * from './time-zone';
 export * from './aggregate-text';
 export * from './remembering';
 export * from './scheduling';
+export * from './storage';

@@ -277,6 +277,12 @@ export const bootstrapClusterRoles: RoleObject[] = [
     rule(read, ['storage.k8s.io'], ['storageclasses', 'csinodes', 'csidrivers', 'csistoragecapacities']),
     ...delegationRules,
   ]),
+  // what the scheduler's volume binding writes: a volume's claimRef, a claim's selected node
+  clusterRole('system:volume-scheduler', [
+    rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']),
+    rule(read, ['storage.k8s.io'], ['storageclasses']),
+    rule(['get', 'list', 'patch', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+  ]),
   // The controllers of orch-controller-manager run under its one identity, so its role is their union:
   // everything, on every resource (Kubernetes splits this over per-controller service accounts).
   clusterRole('system:orch-controller-manager', [
@@ -329,6 +335,7 @@ export const bootstrapClusterRoleBindings: BindingObject[] = [
     group('system:unauthenticated'),
   ]),
   binding('system:orch-scheduler', 'system:orch-scheduler', [user('system:orch-scheduler')]),
+  binding('system:volume-scheduler', 'system:volume-scheduler', [user('system:orch-scheduler')]),
   binding('system:orch-controller-manager', 'system:orch-controller-manager', [
     user('system:orch-controller-manager'),
   ]),

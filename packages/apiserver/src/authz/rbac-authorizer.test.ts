@@ -309,6 +309,11 @@ describe('RBAC authorization', () => {
     expect(await ask('update', 'coordination.k8s.io', 'leases', '', 'orch-system')).toBe('Allow');
     expect(await ask('create', 'authorization.k8s.io', 'subjectaccessreviews', '', '')).toBe('Allow');
     expect(await ask('list', 'storage.k8s.io', 'csinodes', '', '')).toBe('Allow');
+    // volume binding (system:volume-scheduler): a volume's claimRef, a claim's selected node
+    expect(await ask('update', '', 'persistentvolumes', '', '')).toBe('Allow');
+    expect(await ask('patch', '', 'persistentvolumeclaims')).toBe('Allow');
+    expect(await ask('update', '', 'persistentvolumeclaims')).toBe('Allow');
+    expect(await ask('delete', '', 'persistentvolumes', '', '')).toBe('NoOpinion');
     expect(await ask('create', '', 'pods')).toBe('NoOpinion');
     expect(await ask('get', '', 'secrets')).toBe('NoOpinion');
   });

@@ -1,4 +1,15 @@
-import type { Namespace, Node, Pod, PodDisruptionBudget } from '@orch/api';
+import {
+  PersistentVolumeClaimKind,
+  PersistentVolumeKind,
+  StorageClassKind,
+  type Namespace,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type PodDisruptionBudget,
+  type StorageClass,
+} from '@orch/api';
 import {
   buildConfigFromFlags,
   EventBroadcaster,
@@ -8,7 +19,7 @@ import {
 } from '@orch/client';
 import { runLeaderElected, type DaemonContext, type DaemonHandle } from '@orch/component-base';
 import { RestSchedulerClient } from '../client/restSchedulerClient';
-import { addAllEventHandlers } from '../eventHandlers';
+import { addAllEventHandlers, addVolumeEventHandlers } from '../eventHandlers';
 import { POD_DISRUPTION_CONDITIONS } from '../plugins/defaultpreemption/defaultPreemption';
 import { Scheduler } from '../scheduler';
 import type { SchedulerConfiguration } from './schedulerConfig';
@@ -61,6 +72,13 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   const namespaceInformer = factory.informerFor<Namespace>(NAMESPACES);
   // Preemption respects PodDisruptionBudgets.
   const pdbInformer = factory.informerFor<PodDisruptionBudget>(PDBS);
+  // Volume binding reads claims, volumes and classes.
+  const volumeInformer = factory.informerFor<PersistentVolume>(PersistentVolumeKind);
+  const claimInformer = factory.informerFor<PersistentVolumeClaim>(PersistentVolumeClaimKind);
+  const classInformer = factory.informerFor<StorageClass>(StorageClassKind);
+  const volumeLister = volumeInformer.lister();
+  const claimLister = claimInformer.lister();
+  const classLister = classInformer.lister();
   const podLister = podInformer.lister();
   const namespaceLister = namespaceInformer.lister();
   const pdbLister = pdbInformer.lister();
@@ -76,12 +94,19 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
     podLister: (namespace, name) => podLister.get(`${namespace}/${name}`),
     namespaceLabels: (namespace) => namespaceLister.get(namespace)?.metadata?.labels,
     podDisruptionBudgets: () => pdbLister.list(),
+    volumeListers: {
+      claim: (namespace, name) => claimLister.get(`${namespace}/${name}`),
+      volume: (name) => volumeLister.get(name),
+      volumes: () => volumeLister.list(),
+      storageClass: (name) => classLister.get(name),
+    },
     // Gates orch's table does not list are off, but for PodDisruptionConditions, on as in Kubernetes
     // v1.29: the controller manager's taint manager and pod GC add the DisruptionTarget condition too.
     featureEnabled: (name) =>
       featureGates.names().includes(name) ? featureGates.enabled(name) : name === POD_DISRUPTION_CONDITIONS,
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
+  addVolumeEventHandlers(scheduler, volumeInformer, claimInformer, classInformer);
   factory.start();
   ctx.health.add(
     {
@@ -91,7 +116,10 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
           !podInformer.hasSynced() ||
           !nodeInformer.hasSynced() ||
           !namespaceInformer.hasSynced() ||
-          !pdbInformer.hasSynced()
+          !pdbInformer.hasSynced() ||
+          !volumeInformer.hasSynced() ||
+          !claimInformer.hasSynced() ||
+          !classInformer.hasSynced()
         )
           throw new Error('informers not synced');
       },

@@ -16,11 +16,13 @@ import {
 } from '../plugins/interpodaffinity/interPodAffinity';
 import { DEFAULT_PREEMPTION } from '../plugins/defaultpreemption/defaultPreemption';
 import { validateDefaultPreemptionArgs } from '../plugins/defaultpreemption/defaultPreemptionArgs';
+import { VOLUME_BINDING, validateVolumeBindingArgs } from '../plugins/volumebinding/volumeBinding';
 
 /** The validators of the plugin args the config file may carry, by plugin name. */
 const PLUGIN_ARGS_VALIDATORS: Readonly<Record<string, (args: unknown, path: string) => unknown>> = {
   [INTER_POD_AFFINITY]: validateInterPodAffinityArgs,
   [DEFAULT_PREEMPTION]: validateDefaultPreemptionArgs,
+  [VOLUME_BINDING]: validateVolumeBindingArgs,
 };
 
 /** The scheduler's effective configuration (a KubeSchedulerConfiguration subset), served at /configz. */

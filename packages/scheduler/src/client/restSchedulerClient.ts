@@ -1,4 +1,14 @@
-import { formatTime, getCondition, PodKind, type ConditionLike, type Pod } from '@orch/api';
+import {
+  formatTime,
+  getCondition,
+  PersistentVolumeClaimKind,
+  PersistentVolumeKind,
+  PodKind,
+  type ConditionLike,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+} from '@orch/api';
 import {
   clientFor,
   isNotFound,
@@ -35,6 +45,8 @@ export function conditionUnchanged(pod: Pod, condition: PodCondition): boolean {
 /** The scheduler's writes over the REST API: pods/binding, pods/status and Events. */
 export class RestSchedulerClient implements SchedulerClient {
   private readonly pods: TypedClient<Pod & KubeObject>;
+  private readonly volumes: TypedClient<PersistentVolume>;
+  private readonly claims: TypedClient<PersistentVolumeClaim>;
   private readonly now: () => number;
 
   constructor(
@@ -43,6 +55,8 @@ export class RestSchedulerClient implements SchedulerClient {
   ) {
     this.pods = clientFor(rest, PodKind) as unknown as TypedClient<Pod & KubeObject>;
     this.now = opts.now ?? Date.now;
+    this.volumes = clientFor(rest, PersistentVolumeKind);
+    this.claims = clientFor(rest, PersistentVolumeClaimKind);
   }
 
   /** POST pods/<name>/binding with target {apiVersion: v1, kind: Node, name}. */
@@ -98,6 +112,14 @@ export class RestSchedulerClient implements SchedulerClient {
       { status },
       { namespace: pod.metadata?.namespace ?? '', subresource: 'status' },
     );
+  }
+
+  updatePersistentVolume(volume: PersistentVolume): Promise<PersistentVolume> {
+    return this.volumes.update(volume);
+  }
+
+  updatePersistentVolumeClaim(claim: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
+    return this.claims.update(claim);
   }
 
   event(pod: Pod, type: 'Normal' | 'Warning', reason: string, _action: string, message: string): void {

@@ -25,6 +25,7 @@ describe('Framework', () => {
       'NodePorts',
       'NodeAffinity',
       'TaintToleration',
+      'VolumeBinding',
       'InterPodAffinity',
     ]);
     expect(fwk.pluginNames('preFilter')).toEqual([
@@ -32,6 +33,7 @@ describe('Framework', () => {
       'NodePorts',
       'InterPodAffinity',
       'NodeAffinity',
+      'VolumeBinding',
     ]);
     expect(fwk.pluginNames('score')).toEqual([
       'NodeResourcesBalancedAllocation',
@@ -87,6 +89,7 @@ describe('Framework', () => {
       'NodeResourcesFit',
       'NodePorts',
       'NodeAffinity',
+      'VolumeBinding',
       'InterPodAffinity',
     ]);
     expect(fwk.pluginNames('score')).toEqual(['NodeAffinity']);

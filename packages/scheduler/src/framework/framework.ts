@@ -21,6 +21,7 @@ import type {
   ReservePlugin,
   SchedulerClient,
   ScorePlugin,
+  VolumeListers,
   WaitingPod,
 } from './interfaces';
 import { MAX_NODE_SCORE, MIN_NODE_SCORE } from './interfaces';
@@ -53,8 +54,18 @@ export interface FrameworkDeps {
   podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
   /** Feature gates; each at its default without it. */
   featureEnabled?: (name: string) => boolean;
+  /** The storage objects (from informers); none without them. */
+  volumeListers?: VolumeListers;
   metrics?: PluginMetrics;
 }
+
+/** No storage objects: every claim is missing. */
+export const NO_VOLUME_LISTERS: VolumeListers = {
+  claim: () => undefined,
+  volume: () => undefined,
+  volumes: () => [],
+  storageClass: () => undefined,
+};
 
 const NO_METRICS: PluginMetrics = {
   preemptionAttempted: () => undefined,
@@ -85,6 +96,7 @@ export class Framework implements FrameworkHandle {
   readonly profileName: string;
   readonly client: SchedulerClient;
   readonly metrics: PluginMetrics;
+  readonly volumeListers: VolumeListers;
   private readonly waitingPods = new WaitingPodsMap();
   private readonly queueSort: QueueSortPlugin;
   private readonly preFilters: PreFilterPlugin[];
@@ -109,6 +121,7 @@ export class Framework implements FrameworkHandle {
     this.profileName = profile.schedulerName;
     this.client = deps.client;
     this.metrics = deps.metrics ?? NO_METRICS;
+    this.volumeListers = deps.volumeListers ?? NO_VOLUME_LISTERS;
     const defaults = defaultPlugins((name) => this.featureEnabled(name));
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
     const instances = new Map<string, Plugin>();

@@ -1,4 +1,10 @@
-import type { Pod, PodDisruptionBudget } from '@orch/api';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  StorageClass,
+} from '@orch/api';
 import type { CycleState } from './cycleState';
 import type { NodeInfo } from './nodeInfo';
 import type { Status } from './status';
@@ -37,6 +43,18 @@ export interface SchedulerClient {
    * DisruptionTarget condition, clearing a nominatedNodeName with null).
    */
   patchPodStatus(pod: Pod, status: Record<string, unknown>): Promise<void>;
+  /** PUTs a PersistentVolume (volume binding: its claimRef); resolves with the stored object. */
+  updatePersistentVolume(volume: PersistentVolume): Promise<PersistentVolume>;
+  /** PUTs a PersistentVolumeClaim (volume binding: its selected-node annotation). */
+  updatePersistentVolumeClaim(claim: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+}
+
+/** The storage objects the volume plugins read, from informers. */
+export interface VolumeListers {
+  claim(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  volume(name: string): PersistentVolume | undefined;
+  volumes(): readonly PersistentVolume[];
+  storageClass(name: string): StorageClass | undefined;
 }
 
 /** The metrics plugins record (no-ops when the scheduler exposes none). */
@@ -74,6 +92,8 @@ export interface FrameworkHandle {
   getPod(namespace: string, name: string): Pod | undefined;
   /** The PodDisruptionBudgets of the cluster (none when the scheduler does not watch them). */
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
+  /** PersistentVolumeClaims, PersistentVolumes and StorageClasses (none when not watched). */
+  readonly volumeListers: VolumeListers;
   /** Whether a feature gate is on (false for gates orch does not know). */
   featureEnabled(name: string): boolean;
   readonly metrics: PluginMetrics;

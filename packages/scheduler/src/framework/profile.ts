@@ -65,6 +65,7 @@ export function defaultPlugins(
       { name: 'InterPodAffinity' },
       { name: 'NodeAffinity' },
       ...topologySpread(),
+      { name: 'VolumeBinding' },
     ],
     filter: [
       featureEnabled('TaintNodesByCondition') ? { name: 'NodeUnschedulable' } : { name: 'NodeCondition' },
@@ -73,6 +74,7 @@ export function defaultPlugins(
       { name: 'NodePorts' },
       { name: 'NodeAffinity' },
       { name: 'TaintToleration' },
+      { name: 'VolumeBinding' },
       { name: 'InterPodAffinity' },
       ...topologySpread(),
     ],
@@ -86,9 +88,9 @@ export function defaultPlugins(
       { name: 'TaintToleration', weight: 1 },
       ...topologySpread(2),
     ],
-    reserve: [],
+    reserve: [{ name: 'VolumeBinding' }],
     permit: [],
-    preBind: [],
+    preBind: [{ name: 'VolumeBinding' }],
     bind: [{ name: 'DefaultBinder' }],
     postBind: [],
   };

@@ -25,6 +25,7 @@ import { NODE_UNSCHEDULABLE, NodeUnschedulable } from './nodeunschedulable/nodeU
 import { POD_TOPOLOGY_SPREAD, PodTopologySpread } from './podtopologyspread/podTopologySpread';
 import { PRIORITY_SORT, PrioritySort } from './prioritysort/prioritySort';
 import { TAINT_TOLERATION, TaintToleration } from './tainttoleration/taintToleration';
+import { VOLUME_BINDING, VolumeBinding, type VolumeBindingArgs } from './volumebinding/volumeBinding';
 
 /** The built-in plugins by name. */
 export function inTreeRegistry(): PluginRegistry {
@@ -57,5 +58,6 @@ export function inTreeRegistry(): PluginRegistry {
     [POD_TOPOLOGY_SPREAD, (_args, handle) => new PodTopologySpread(handle)],
     [DEFAULT_BINDER, (_args, handle) => new DefaultBinder(handle)],
     [DEFAULT_PREEMPTION, (args, handle) => new DefaultPreemption(args, handle)],
+    [VOLUME_BINDING, (args, handle) => new VolumeBinding(args as VolumeBindingArgs | undefined, handle)],
   ]);
 }

@@ -24,6 +24,11 @@ export type ClusterEvent =
   | 'AssignedPodAdd'
   | 'AssignedPodUpdate'
   | 'AssignedPodDelete'
+  | 'PvAdd'
+  | 'PvUpdate'
+  | 'PvcAdd'
+  | 'PvcUpdate'
+  | 'StorageClassAdd'
   | 'UnschedulableTimeout'
   | 'ForceActivate';
 

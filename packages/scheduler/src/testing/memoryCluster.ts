@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { Node, Pod } from '@orch/api';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from '@orch/api';
 import {
   asWatchEvent,
   LineFramer,
@@ -37,6 +37,8 @@ export class MemoryCluster implements SchedulerClient {
   /** The pods the scheduler deleted (namespace/name). */
   readonly deletions: string[] = [];
   readonly statusPatches: { pod: string; status: Record<string, unknown> }[] = [];
+  /** The PersistentVolumes and PersistentVolumeClaims the scheduler updated, in order. */
+  readonly volumeUpdates: (PersistentVolume | PersistentVolumeClaim)[] = [];
   /** Makes the next bindings fail with this message. */
   failBindings: string | undefined;
 
@@ -148,6 +150,18 @@ export class MemoryCluster implements SchedulerClient {
     }
     this.statusPatches.push({ pod: keyOf(pod), status });
     this.write(this.pods, 'MODIFIED', { ...current, status: next as Pod['status'] });
+  }
+
+  async updatePersistentVolume(volume: PersistentVolume): Promise<PersistentVolume> {
+    await Promise.resolve();
+    this.volumeUpdates.push(volume);
+    return { ...volume, metadata: { ...volume.metadata, resourceVersion: String(++this.rv) } };
+  }
+
+  async updatePersistentVolumeClaim(claim: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
+    await Promise.resolve();
+    this.volumeUpdates.push(claim);
+    return { ...claim, metadata: { ...claim.metadata, resourceVersion: String(++this.rv) } };
   }
 
   event(pod: Pod, type: string, reason: string, _action: string, message: string): void {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_SELECTED_NODE,
   PersistentVolumeClaimKind,
   PersistentVolumeKind,
   StorageClassKind,
@@ -10,6 +13,7 @@ import {
   type PersistentVolumeClaim,
   type Pod,
   type StorageClass,
+  volumeBoundToClaim,
 } from '@orch/api';
 import {
   clientFor,
@@ -34,13 +38,9 @@ import {
 } from './volumePlugins';
 import {
   ANN_BETA_STORAGE_PROVISIONER,
-  ANN_BIND_COMPLETED,
-  ANN_BOUND_BY_CONTROLLER,
-  ANN_SELECTED_NODE,
   ANN_STORAGE_PROVISIONER,
   claimKey,
   claimRefKey,
-  isVolumeBoundToClaim,
 } from './volumeMatching';
 
 /** The flags of the binder. */
@@ -255,40 +255,12 @@ export class PersistentVolumeController extends QueueController {
     volume: PersistentVolume,
     claim: PersistentVolumeClaim,
   ): Promise<PersistentVolume> {
-    const setByController = !isVolumeBoundToClaim(volume, claim);
-    const ref = volume.spec?.claimRef;
-    const annotations = { ...(volume.metadata?.annotations ?? {}) };
-    let dirty = false;
-    let claimRef = ref;
-    if (
-      !ref ||
-      ref.name !== claim.metadata?.name ||
-      ref.namespace !== claim.metadata?.namespace ||
-      ref.uid !== claim.metadata?.uid
-    ) {
-      claimRef = {
-        kind: 'PersistentVolumeClaim',
-        namespace: claim.metadata?.namespace,
-        name: claim.metadata?.name,
-        uid: claim.metadata?.uid,
-        apiVersion: 'v1',
-        resourceVersion: claim.metadata?.resourceVersion,
-      };
-      dirty = true;
-    }
-    if (setByController && annotations[ANN_BOUND_BY_CONTROLLER] === undefined) {
-      annotations[ANN_BOUND_BY_CONTROLLER] = 'yes';
-      dirty = true;
-    }
-    if (!dirty) return volume;
+    const bound = volumeBoundToClaim(volume, claim);
+    if (!bound) return volume;
     this.ctx.logger.info(
       `persistentvolume-binder: claim "${claimKey(claim)}" bound to volume "${volume.metadata?.name}"`,
     );
-    return this.volumes.update({
-      ...volume,
-      metadata: { ...volume.metadata, annotations },
-      spec: { ...volume.spec, claimRef },
-    } as PersistentVolume);
+    return this.volumes.update(bound);
   }
 
   private async bindClaimToVolume(
@@ -498,6 +470,7 @@ export class PersistentVolumeController extends QueueController {
     }
     const made = hostPathVolume(annotated, storageClass, randomUUID());
     if ('error' in made) {
+      if (made.provisionFailed) await this.rescheduleProvisioning(annotated);
       failed(made.error);
       return;
     }
@@ -518,6 +491,27 @@ export class PersistentVolumeController extends QueueController {
       reason: 'ProvisioningSucceeded',
       message: `Successfully provisioned volume ${name} using ${HOST_PATH_PLUGIN}`,
     });
+  }
+
+  /**
+   * After the plugin failed to provision for a node the scheduler selected: drops the selected-node
+   * annotation, so that the scheduler places the claim's pod again (Kubernetes' rescheduleProvisioning).
+   * A failed update is left to the next sync.
+   */
+  private async rescheduleProvisioning(claim: PersistentVolumeClaim): Promise<void> {
+    const annotations = claim.metadata?.annotations ?? {};
+    if (annotations[ANN_SELECTED_NODE] === undefined) return;
+    const { [ANN_SELECTED_NODE]: _selected, ...rest } = annotations;
+    try {
+      await this.claims.update({
+        ...claim,
+        metadata: { ...claim.metadata, annotations: rest },
+      } as PersistentVolumeClaim);
+    } catch (err) {
+      this.ctx.logger.info(
+        `persistentvolume-binder: failed to delete annotation ${ANN_SELECTED_NODE} of claim "${claimKey(claim)}": ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
   }
 
   /** Names the provisioner on the claim (both spellings), for external provisioners to act on. */

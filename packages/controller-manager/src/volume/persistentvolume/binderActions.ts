@@ -1,14 +1,18 @@
-import { storageClassOf, type PersistentVolume, type PersistentVolumeClaim } from '@orch/api';
-import type { EventType } from '@orch/client';
 import {
   ANN_BOUND_BY_CONTROLLER,
-  ANN_DYNAMICALLY_PROVISIONED,
   ANN_SELECTED_NODE,
+  isVolumeBoundToClaim,
+  storageClassOf,
+  volumeModeMismatch,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+} from '@orch/api';
+import type { EventType } from '@orch/client';
+import {
+  ANN_DYNAMICALLY_PROVISIONED,
   claimKey,
   claimRefKey,
   findBestMatchForClaim,
-  isVolumeBoundToClaim,
-  volumeModeMismatch,
   volumeUnsatisfiedReason,
 } from './volumeMatching';
 

@@ -1,6 +1,6 @@
-import type { PersistentVolume } from '@orch/api';
+import { isVolumeBoundToClaim, type PersistentVolume } from '@orch/api';
 import { claim, volume } from '../../testing/volumes';
-import { findBestMatchForClaim, isVolumeBoundToClaim, volumeUnsatisfiedReason } from './volumeMatching';
+import { findBestMatchForClaim, volumeUnsatisfiedReason } from './volumeMatching';
 
 const names = (v: PersistentVolume | undefined) => v?.metadata?.name;
 

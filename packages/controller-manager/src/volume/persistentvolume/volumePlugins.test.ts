@@ -62,16 +62,18 @@ describe('provisioning', () => {
     expect('volume' in deleting && deleting.volume.spec?.persistentVolumeReclaimPolicy).toBe('Delete');
   });
 
-  test('the host-path plugin refuses block claims and mount options', () => {
+  test('the host-path plugin refuses block claims (a provisioning failure) and mount options (before provisioning)', () => {
     expect(
       hostPathVolume(claim('b', '1Gi', { volumeMode: 'Block' }), sc('kubernetes.io/host-path'), 'x'),
     ).toEqual({
+      provisionFailed: true,
       error:
         'Failed to provision volume with StorageClass "sc": kubernetes.io/host-path does not support block volume provisioning',
     });
     expect(
       hostPathVolume(claim('m', '1Gi'), sc('kubernetes.io/host-path', { mountOptions: ['ro', 'soft'] }), 'x'),
     ).toEqual({
+      provisionFailed: false,
       error:
         'Mount options are not supported by the provisioner but StorageClass "sc" has mount options [ro soft]',
     });

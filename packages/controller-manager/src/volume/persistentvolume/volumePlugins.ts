@@ -1,10 +1,11 @@
 import {
+  ANN_BOUND_BY_CONTROLLER,
   storageClassOf,
   type PersistentVolume,
   type PersistentVolumeClaim,
   type StorageClass,
 } from '@orch/api';
-import { ANN_DYNAMICALLY_PROVISIONED, ANN_BOUND_BY_CONTROLLER } from './volumeMatching';
+import { ANN_DYNAMICALLY_PROVISIONED } from './volumeMatching';
 
 /**
  * The volume plugins of this binder. Only the host-path plugin provisions and deletes volumes (and
@@ -58,14 +59,16 @@ export function hostPathVolume(
   claim: PersistentVolumeClaim,
   storageClass: StorageClass,
   id: string,
-): { volume: PersistentVolume } | { error: string } {
+): { volume: PersistentVolume } | { error: string; provisionFailed: boolean } {
   if (storageClass.mountOptions?.length) {
     return {
+      provisionFailed: false,
       error: `Mount options are not supported by the provisioner but StorageClass "${storageClass.metadata?.name ?? ''}" has mount options [${storageClass.mountOptions.join(' ')}]`,
     };
   }
   if (claim.spec?.volumeMode === 'Block')
     return {
+      provisionFailed: true,
       error: `Failed to provision volume with StorageClass "${storageClass.metadata?.name ?? ''}": ${HOST_PATH_PLUGIN} does not support block volume provisioning`,
     };
   const accessModes = claim.spec?.accessModes?.length ? claim.spec.accessModes : ['ReadWriteOnce'];
