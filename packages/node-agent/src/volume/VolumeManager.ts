@@ -66,9 +66,14 @@ interface PodEntry {
 }
 
 const READY: VolumeWait = { ready: true };
-/** The kubelet's volume operation back-off: 500 ms doubling up to 2m2s. */
+/**
+ * How soon a pod whose volumes are not ready looks again: 500 ms, doubling up to 2 s. The kubelet
+ * looks every 300 ms, at its informer's copy of its node; here each look may read the node from the
+ * API, and a status the agent posts wakes the pods at once. (Backing off up to the kubelet's 2m2s
+ * for failed volume operations left a pod waiting up to a minute after its volume was attached.)
+ */
 const RETRY_INITIAL_MS = 500;
-const RETRY_MAX_MS = 2 * 60_000 + 2_000;
+const RETRY_MAX_MS = 2_000;
 /** How long a node read serves the checks of several pods. */
 const NODE_CACHE_MS = 250;
 /** Retry delay of a failed claim status write. */
