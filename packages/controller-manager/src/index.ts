@@ -223,7 +223,6 @@ export {
   type DisruptionExclusionGates,
   planDisruption,
   zoneEvictionRate,
-  zoneKey,
   zoneName,
   type DisruptionPlan,
   type EvictionRates,

@@ -1,5 +1,6 @@
 import {
   isPodTerminal,
+  type CSINode,
   type Node,
   type PersistentVolume,
   type PersistentVolumeClaim,
@@ -114,14 +115,16 @@ export function addAllEventHandlers(
 
 /**
  * Moves unschedulable pods back when storage changes may let them fit (Kubernetes' onPvAdd,
- * onPvUpdate, onPvcAdd, onPvcUpdate and onStorageClassAdd): a new or changed volume or claim, or a
- * new WaitForFirstConsumer class that a pod's unbound claim names.
+ * onPvUpdate, onPvcAdd, onPvcUpdate, onStorageClassAdd, onCSINodeAdd and onCSINodeUpdate): a new or
+ * changed volume or claim, a new WaitForFirstConsumer class that a pod's unbound claim names, or a
+ * new or changed CSINode (its drivers' attach limits).
  */
 export function addVolumeEventHandlers(
   sched: Scheduler,
   volumeInformer: SharedIndexInformer<PersistentVolume>,
   claimInformer: SharedIndexInformer<PersistentVolumeClaim>,
   classInformer: SharedIndexInformer<StorageClass>,
+  csiNodeInformer?: SharedIndexInformer<CSINode>,
 ): HandlerRegistration[] {
   const move = (event: ClusterEvent): void => sched.queue.moveAllToActiveOrBackoffQueue(event);
   return [
@@ -138,5 +141,13 @@ export function addVolumeEventHandlers(
         if (sc.volumeBindingMode === 'WaitForFirstConsumer') move('StorageClassAdd');
       },
     }),
+    ...(csiNodeInformer
+      ? [
+          csiNodeInformer.addEventHandler({
+            onAdd: () => move('CSINodeAdd'),
+            onUpdate: () => move('CSINodeUpdate'),
+          }),
+        ]
+      : []),
   ];
 }

@@ -52,6 +52,7 @@ export {
   Framework,
   MAX_PERMIT_TIMEOUT_MS,
   NO_VOLUME_LISTERS,
+  NO_WORKLOAD_LISTERS,
   type FrameworkDeps,
 } from './framework/framework';
 export {
@@ -90,6 +91,7 @@ export {
   type SchedulerClient,
   type ScorePlugin,
   type VolumeListers,
+  type WorkloadListers,
   type WaitingPod,
 } from './framework/interfaces';
 
@@ -190,6 +192,29 @@ export {
   PodTopologySpread,
 } from './plugins/podtopologyspread/podTopologySpread';
 export {
+  DEFAULT_POD_TOPOLOGY_SPREAD,
+  SELECTOR_SPREAD,
+  SelectorSpread,
+  countMatchingPods,
+} from './plugins/selectorspread/selectorSpread';
+export { defaultSelector } from './plugins/selectorspread/defaultSelector';
+export {
+  IMAGE_LOCALITY,
+  ImageLocality,
+  MAX_CONTAINER_THRESHOLD,
+  MIN_THRESHOLD,
+  imageLocalityPriority,
+  normalizedImageName,
+} from './plugins/imagelocality/imageLocality';
+export {
+  NODE_PREFER_AVOID_PODS,
+  NodePreferAvoidPods,
+  PREFER_AVOID_PODS_ANNOTATION,
+  avoidPodsFromAnnotations,
+  type AvoidPods,
+  type PreferAvoidPodsEntry,
+} from './plugins/nodepreferavoidpods/nodePreferAvoidPods';
+export {
   DEFAULT_BIND_TIMEOUT_SECONDS,
   ERR_UNBOUND_IMMEDIATE_PVC,
   VOLUME_BINDING,
@@ -209,3 +234,32 @@ export {
   type VolumeBinderOptions,
 } from './plugins/volumebinding/volumeBinder';
 export { AssumeCache } from './plugins/volumebinding/assumeCache';
+export { ERR_REASON_VOLUME_ZONE_CONFLICT, VOLUME_ZONE, VolumeZone } from './plugins/volumezone/volumeZone';
+export {
+  ERR_REASON_DISK_CONFLICT,
+  VOLUME_RESTRICTIONS,
+  VolumeRestrictions,
+  isVolumeConflict,
+} from './plugins/volumerestrictions/volumeRestrictions';
+export { CSILimits, NODE_VOLUME_LIMITS } from './plugins/nodevolumelimits/csiLimits';
+export {
+  AZURE_DISK_LIMITS,
+  AZURE_DISK_VOLUME_FILTER,
+  DEFAULT_MAX_AZURE_DISK_VOLUMES,
+  DEFAULT_MAX_EBS_NITRO_VOLUMES,
+  DEFAULT_MAX_EBS_VOLUMES,
+  DEFAULT_MAX_GCE_PD_VOLUMES,
+  EBS_LIMITS,
+  EBS_VOLUME_FILTER,
+  GCE_PD_LIMITS,
+  GCE_PD_VOLUME_FILTER,
+  KUBE_MAX_PD_VOLS,
+  NonCSILimits,
+  maxPDVolumesFromEnv,
+  type VolumeTypeFilter,
+} from './plugins/nodevolumelimits/nonCSILimits';
+export {
+  ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
+  csiAttachLimitKey,
+  nodeVolumeLimits,
+} from './plugins/nodevolumelimits/volumeLimits';

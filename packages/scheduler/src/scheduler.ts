@@ -5,7 +5,13 @@ import { SchedulerCache } from './cache/schedulerCache';
 import { CycleState } from './framework/cycleState';
 import { FitError, NO_NODES_AVAILABLE, withPostFilterMessage } from './framework/fitError';
 import { Framework } from './framework/framework';
-import type { PluginRegistry, QueuedPodInfo, SchedulerClient, VolumeListers } from './framework/interfaces';
+import type {
+  PluginRegistry,
+  QueuedPodInfo,
+  SchedulerClient,
+  VolumeListers,
+  WorkloadListers,
+} from './framework/interfaces';
 import type { NodeInfo } from './framework/nodeInfo';
 import { POD_OVERHEAD } from './framework/resource';
 import {
@@ -48,6 +54,8 @@ export interface SchedulerOptions {
   featureEnabled?: (name: string) => boolean;
   /** PersistentVolumeClaims, PersistentVolumes and StorageClasses (from informers), for volume binding. */
   volumeListers?: VolumeListers;
+  /** Services, ReplicationControllers, ReplicaSets and StatefulSets (from informers), for SelectorSpread. */
+  workloadListers?: WorkloadListers;
   random?: () => number;
   now?: () => number;
 }
@@ -107,6 +115,7 @@ export class Scheduler {
         ...(opts.podDisruptionBudgets ? { podDisruptionBudgets: opts.podDisruptionBudgets } : {}),
         ...(opts.featureEnabled ? { featureEnabled: opts.featureEnabled } : {}),
         ...(opts.volumeListers ? { volumeListers: opts.volumeListers } : {}),
+        ...(opts.workloadListers ? { workloadListers: opts.workloadListers } : {}),
         ...(this.metrics ? { metrics: this.metrics } : {}),
       });
       this.profiles.set(profile.schedulerName, fwk);

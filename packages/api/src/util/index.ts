@@ -9,3 +9,4 @@ export * from './aggregate-text';
 export * from './remembering';
 export * from './scheduling';
 export * from './storage';
+export * from './goQuote';

@@ -1,4 +1,5 @@
 import {
+  nodeZoneKey,
   getControllerOf,
   NodeKind,
   PodKind,
@@ -39,7 +40,6 @@ import {
   isExcludedFromDisruptionChecks,
   type DisruptionExclusionGates,
   planDisruption,
-  zoneKey,
   zoneName,
   type ZoneState,
 } from './zoneStates';
@@ -255,7 +255,7 @@ export class NodeLifecycleController extends QueueController {
     for (const node of nodes) {
       const name = node.metadata?.name ?? '';
       names.add(name);
-      const zone = zoneKey(node);
+      const zone = nodeZoneKey(node);
       if (!this.zoneQueues.has(zone)) {
         this.zoneStates.set(zone, this.zoneStates.get(zone) ?? 'Initial');
         this.zoneQueue(zone);
@@ -283,7 +283,7 @@ export class NodeLifecycleController extends QueueController {
       this.health.delete(name);
       this.evictionStatus.delete(name);
       this.nodesToRetry.delete(name);
-      this.zoneQueues.get(zoneKey(node))?.remove(name);
+      this.zoneQueues.get(nodeZoneKey(node))?.remove(name);
     }
 
     const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
@@ -313,7 +313,7 @@ export class NodeLifecycleController extends QueueController {
       }
       const { observedReady, currentReady } = observation;
       if (!isExcludedFromDisruptionChecks(node, this.disruptionExclusion)) {
-        const zone = zoneKey(node);
+        const zone = nodeZoneKey(node);
         zoneConditions.set(zone, [...(zoneConditions.get(zone) ?? []), currentReady]);
       }
       if (!currentReady) {
@@ -411,7 +411,7 @@ export class NodeLifecycleController extends QueueController {
 
   private markNodeForTainting(node: Node, status: 'False' | 'Unknown'): boolean {
     const name = node.metadata?.name ?? '';
-    const queue = this.zoneQueue(zoneKey(node));
+    const queue = this.zoneQueue(nodeZoneKey(node));
     const template = status === 'False' ? NOT_READY_TAINT_TEMPLATE : UNREACHABLE_TAINT_TEMPLATE;
     if (!taintExists(node.spec?.taints, template)) queue.remove(name);
     return queue.add(name, node.metadata?.uid ?? '');
@@ -429,7 +429,7 @@ export class NodeLifecycleController extends QueueController {
       );
       return false;
     }
-    this.zoneQueues.get(zoneKey(node))?.remove(node.metadata?.name ?? '');
+    this.zoneQueues.get(nodeZoneKey(node))?.remove(node.metadata?.name ?? '');
     return had;
   }
 
@@ -590,13 +590,13 @@ export class NodeLifecycleController extends QueueController {
       return false;
     }
     this.evictionStatus.set(name, 'toBeEvicted');
-    return this.zoneQueue(zoneKey(node)).add(name, node.metadata?.uid ?? '');
+    return this.zoneQueue(nodeZoneKey(node)).add(name, node.metadata?.uid ?? '');
   }
 
   private cancelPodEviction(node: Node): boolean {
     const name = node.metadata?.name ?? '';
     this.evictionStatus.delete(name);
-    return this.zoneQueues.get(zoneKey(node))?.remove(name) ?? false;
+    return this.zoneQueues.get(nodeZoneKey(node))?.remove(name) ?? false;
   }
 
   /** Deletes the queued nodes' pods, each zone at its rate (Kubernetes' doEvictionPass). */

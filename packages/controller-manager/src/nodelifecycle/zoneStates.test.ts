@@ -5,7 +5,6 @@ import {
   isExcludedFromDisruptionChecks,
   planDisruption,
   zoneEvictionRate,
-  zoneKey,
   type ZoneState,
 } from './zoneStates';
 
@@ -14,23 +13,7 @@ const ready = (status: string): NodeCondition => ({ type: 'Ready', status });
 const many = (n: number, status: string) => Array.from({ length: n }, () => ready(status));
 const rates = { nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01, largeClusterSizeThreshold: 50 };
 
-describe('zoneKey', () => {
-  test('region and zone labels, the stable ones first', () => {
-    expect(zoneKey(withLabels({}))).toBe('');
-    expect(
-      zoneKey(withLabels({ 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'z' })),
-    ).toBe('r:\x00:z');
-    expect(zoneKey(withLabels({ 'topology.kubernetes.io/zone': 'z' }))).toBe(':\x00:z');
-    expect(
-      zoneKey(
-        withLabels({
-          'failure-domain.beta.kubernetes.io/zone': 'old',
-          'failure-domain.beta.kubernetes.io/region': 'r',
-        }),
-      ),
-    ).toBe('r:\x00:old');
-  });
-
+describe('zone states', () => {
   const gates = (nodeDisruptionExclusion: boolean, legacyNodeRoleBehavior = false) => ({
     nodeDisruptionExclusion,
     legacyNodeRoleBehavior,

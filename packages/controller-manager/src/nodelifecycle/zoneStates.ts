@@ -6,18 +6,6 @@ export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisrup
 /** Nodes with this label do not count in their zone's health (with the NodeDisruptionExclusion gate on). */
 export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
-const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
-const REGION_LABELS = ['topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region'];
-
-/** The zone a node is in, from its region and zone labels; '' when it has neither. */
-export function zoneKey(node: Node): string {
-  const labels = node.metadata?.labels ?? {};
-  const first = (keys: string[]): string => keys.map((k) => labels[k] ?? '').find((v) => v !== '') ?? '';
-  const region = first(REGION_LABELS);
-  const zone = first(ZONE_LABELS);
-  return region === '' && zone === '' ? '' : `${region}:\x00:${zone}`;
-}
-
 /** A zone key as people read it. */
 export function zoneName(key: string): string {
   return key === '' ? '(no zone)' : key.replace(':\x00:', '/');

@@ -1,13 +1,23 @@
 import {
+  CSINodeKind,
   PersistentVolumeClaimKind,
   PersistentVolumeKind,
+  ReplicaSetKind,
+  ReplicationControllerKind,
+  ServiceKind,
+  StatefulSetKind,
   StorageClassKind,
+  type CSINode,
   type Namespace,
   type Node,
   type PersistentVolume,
   type PersistentVolumeClaim,
   type Pod,
   type PodDisruptionBudget,
+  type ReplicaSet,
+  type ReplicationController,
+  type Service,
+  type StatefulSet,
   type StorageClass,
 } from '@orch/api';
 import {
@@ -76,6 +86,18 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   const volumeInformer = factory.informerFor<PersistentVolume>(PersistentVolumeKind);
   const claimInformer = factory.informerFor<PersistentVolumeClaim>(PersistentVolumeClaimKind);
   const classInformer = factory.informerFor<StorageClass>(StorageClassKind);
+  // The CSI volume limits read the drivers' attach limits from CSINodes.
+  const csiNodeInformer = factory.informerFor<CSINode>(CSINodeKind);
+  const csiNodeLister = csiNodeInformer.lister();
+  // SelectorSpread spreads the pods selected by Services, ReplicationControllers, ReplicaSets and StatefulSets.
+  const serviceInformer = factory.informerFor<Service>(ServiceKind);
+  const rcInformer = factory.informerFor<ReplicationController>(ReplicationControllerKind);
+  const rsInformer = factory.informerFor<ReplicaSet>(ReplicaSetKind);
+  const ssInformer = factory.informerFor<StatefulSet>(StatefulSetKind);
+  const serviceLister = serviceInformer.lister();
+  const rcLister = rcInformer.lister();
+  const rsLister = rsInformer.lister();
+  const ssLister = ssInformer.lister();
   const volumeLister = volumeInformer.lister();
   const claimLister = claimInformer.lister();
   const classLister = classInformer.lister();
@@ -99,6 +121,13 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
       volume: (name) => volumeLister.get(name),
       volumes: () => volumeLister.list(),
       storageClass: (name) => classLister.get(name),
+      csiNode: (name) => csiNodeLister.get(name),
+    },
+    workloadListers: {
+      services: (namespace) => serviceLister.namespace(namespace).list(),
+      replicationControllers: (namespace) => rcLister.namespace(namespace).list(),
+      replicaSets: (namespace) => rsLister.namespace(namespace).list(),
+      statefulSets: (namespace) => ssLister.namespace(namespace).list(),
     },
     // Gates orch's table does not list are off, but for PodDisruptionConditions, on as in Kubernetes
     // v1.29: the controller manager's taint manager and pod GC add the DisruptionTarget condition too.
@@ -106,7 +135,7 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
       featureGates.names().includes(name) ? featureGates.enabled(name) : name === POD_DISRUPTION_CONDITIONS,
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
-  addVolumeEventHandlers(scheduler, volumeInformer, claimInformer, classInformer);
+  addVolumeEventHandlers(scheduler, volumeInformer, claimInformer, classInformer, csiNodeInformer);
   factory.start();
   ctx.health.add(
     {
@@ -119,7 +148,12 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
           !pdbInformer.hasSynced() ||
           !volumeInformer.hasSynced() ||
           !claimInformer.hasSynced() ||
-          !classInformer.hasSynced()
+          !classInformer.hasSynced() ||
+          !serviceInformer.hasSynced() ||
+          !rcInformer.hasSynced() ||
+          !rsInformer.hasSynced() ||
+          !ssInformer.hasSynced() ||
+          !csiNodeInformer.hasSynced()
         )
           throw new Error('informers not synced');
       },

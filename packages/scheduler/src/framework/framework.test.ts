@@ -4,6 +4,7 @@ import { MemoryCluster } from '../testing/memoryCluster';
 import { CycleState } from './cycleState';
 import { Framework } from './framework';
 import { NodeInfo } from './nodeInfo';
+import { defaultPlugins } from './profile';
 import type { PermitPlugin, PluginFactory } from './interfaces';
 import { Code, Status } from './status';
 
@@ -24,8 +25,14 @@ describe('Framework', () => {
       'NodeName',
       'NodePorts',
       'NodeAffinity',
+      'VolumeRestrictions',
       'TaintToleration',
+      'EBSLimits',
+      'GCEPDLimits',
+      'NodeVolumeLimits',
+      'AzureDiskLimits',
       'VolumeBinding',
+      'VolumeZone',
       'InterPodAffinity',
     ]);
     expect(fwk.pluginNames('preFilter')).toEqual([
@@ -37,13 +44,36 @@ describe('Framework', () => {
     ]);
     expect(fwk.pluginNames('score')).toEqual([
       'NodeResourcesBalancedAllocation',
+      'ImageLocality',
       'InterPodAffinity',
       'NodeResourcesLeastAllocated',
       'NodeAffinity',
+      'NodePreferAvoidPods',
       'TaintToleration',
+      'SelectorSpread',
     ]);
     expect(fwk.pluginNames('bind')).toEqual(['DefaultBinder']);
     expect(fwk.pluginNames('postFilter')).toEqual(['DefaultPreemption']);
+  });
+
+  it("has Kubernetes 1.19's default score weights, SelectorSpread only with DefaultPodTopologySpread off", () => {
+    const defaults = defaultPlugins();
+    expect(defaults.preScore.map((p) => p.name)).toEqual([
+      'InterPodAffinity',
+      'TaintToleration',
+      'SelectorSpread',
+    ]);
+    expect(defaults.score.filter((p) => p.weight !== 1)).toEqual([
+      { name: 'NodePreferAvoidPods', weight: 10000 },
+    ]);
+    const gated = defaultPlugins((name) => name === 'DefaultPodTopologySpread');
+    expect(gated.preScore.map((p) => p.name)).not.toContain('SelectorSpread');
+    expect(gated.score.map((p) => p.name)).not.toContain('SelectorSpread');
+    const fwk = new Framework({ schedulerName: 'default-scheduler' }, inTreeRegistry(), {
+      ...deps,
+      featureEnabled: (name) => name === 'DefaultPodTopologySpread',
+    });
+    expect(fwk.pluginNames('score')).not.toContain('SelectorSpread');
   });
 
   it('lets a profile disable DefaultPreemption and configure its args', () => {
@@ -89,7 +119,13 @@ describe('Framework', () => {
       'NodeResourcesFit',
       'NodePorts',
       'NodeAffinity',
+      'VolumeRestrictions',
+      'EBSLimits',
+      'GCEPDLimits',
+      'NodeVolumeLimits',
+      'AzureDiskLimits',
       'VolumeBinding',
+      'VolumeZone',
       'InterPodAffinity',
     ]);
     expect(fwk.pluginNames('score')).toEqual(['NodeAffinity']);

@@ -23,6 +23,7 @@ import type {
   ScorePlugin,
   VolumeListers,
   WaitingPod,
+  WorkloadListers,
 } from './interfaces';
 import { MAX_NODE_SCORE, MIN_NODE_SCORE } from './interfaces';
 import type { NodeInfo } from './nodeInfo';
@@ -56,6 +57,8 @@ export interface FrameworkDeps {
   featureEnabled?: (name: string) => boolean;
   /** The storage objects (from informers); none without them. */
   volumeListers?: VolumeListers;
+  /** Services, ReplicationControllers, ReplicaSets and StatefulSets (from informers); none without them. */
+  workloadListers?: WorkloadListers;
   metrics?: PluginMetrics;
 }
 
@@ -65,6 +68,15 @@ export const NO_VOLUME_LISTERS: VolumeListers = {
   volume: () => undefined,
   volumes: () => [],
   storageClass: () => undefined,
+  csiNode: () => undefined,
+};
+
+/** No Services, ReplicationControllers, ReplicaSets or StatefulSets. */
+export const NO_WORKLOAD_LISTERS: WorkloadListers = {
+  services: () => [],
+  replicationControllers: () => [],
+  replicaSets: () => [],
+  statefulSets: () => [],
 };
 
 const NO_METRICS: PluginMetrics = {
@@ -97,6 +109,7 @@ export class Framework implements FrameworkHandle {
   readonly client: SchedulerClient;
   readonly metrics: PluginMetrics;
   readonly volumeListers: VolumeListers;
+  readonly workloadListers: WorkloadListers;
   private readonly waitingPods = new WaitingPodsMap();
   private readonly queueSort: QueueSortPlugin;
   private readonly preFilters: PreFilterPlugin[];
@@ -122,6 +135,7 @@ export class Framework implements FrameworkHandle {
     this.client = deps.client;
     this.metrics = deps.metrics ?? NO_METRICS;
     this.volumeListers = deps.volumeListers ?? NO_VOLUME_LISTERS;
+    this.workloadListers = deps.workloadListers ?? NO_WORKLOAD_LISTERS;
     const defaults = defaultPlugins((name) => this.featureEnabled(name));
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
     const instances = new Map<string, Plugin>();

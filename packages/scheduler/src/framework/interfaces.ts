@@ -1,8 +1,13 @@
 import type {
+  CSINode,
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
   StorageClass,
 } from '@orch/api';
 import type { CycleState } from './cycleState';
@@ -55,6 +60,19 @@ export interface VolumeListers {
   volume(name: string): PersistentVolume | undefined;
   volumes(): readonly PersistentVolume[];
   storageClass(name: string): StorageClass | undefined;
+  /** The CSINode of a node (named after it). */
+  csiNode(name: string): CSINode | undefined;
+}
+
+/**
+ * The Services, ReplicationControllers, ReplicaSets and StatefulSets of a namespace, from informers:
+ * the objects whose selectors SelectorSpread spreads a pod's siblings by.
+ */
+export interface WorkloadListers {
+  services(namespace: string): readonly Service[];
+  replicationControllers(namespace: string): readonly ReplicationController[];
+  replicaSets(namespace: string): readonly ReplicaSet[];
+  statefulSets(namespace: string): readonly StatefulSet[];
 }
 
 /** The metrics plugins record (no-ops when the scheduler exposes none). */
@@ -92,8 +110,10 @@ export interface FrameworkHandle {
   getPod(namespace: string, name: string): Pod | undefined;
   /** The PodDisruptionBudgets of the cluster (none when the scheduler does not watch them). */
   podDisruptionBudgets(): readonly PodDisruptionBudget[];
-  /** PersistentVolumeClaims, PersistentVolumes and StorageClasses (none when not watched). */
+  /** PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes (none when not watched). */
   readonly volumeListers: VolumeListers;
+  /** Services, ReplicationControllers, ReplicaSets and StatefulSets (none when not watched). */
+  readonly workloadListers: WorkloadListers;
   /** Whether a feature gate is on (false for gates orch does not know). */
   featureEnabled(name: string): boolean;
   readonly metrics: PluginMetrics;

@@ -47,7 +47,9 @@ export function gateDefault(name: string): boolean {
 /**
  * The default plugins of every extension point (Kubernetes' defaults, restricted to the built-in set);
  * PodTopologySpread only with the EvenPodsSpread feature gate on; with TaintNodesByCondition off, node
- * conditions and cordoning are checked by NodeCondition instead of NodeUnschedulable's taint.
+ * conditions and cordoning are checked by NodeCondition instead of NodeUnschedulable's taint;
+ * SelectorSpread only while the DefaultPodTopologySpread gate is off (PodTopologySpread's default
+ * constraints spread pods otherwise).
  */
 export function defaultPlugins(
   featureEnabled: (name: string) => boolean = gateDefault,
@@ -57,6 +59,10 @@ export function defaultPlugins(
     spread
       ? [weight === undefined ? { name: 'PodTopologySpread' } : { name: 'PodTopologySpread', weight }]
       : [];
+  const selectorSpread = (weight?: number): PluginRef[] =>
+    featureEnabled('DefaultPodTopologySpread')
+      ? []
+      : [weight === undefined ? { name: 'SelectorSpread' } : { name: 'SelectorSpread', weight }];
   return {
     queueSort: [{ name: 'PrioritySort' }],
     preFilter: [
@@ -73,20 +79,34 @@ export function defaultPlugins(
       { name: 'NodeName' },
       { name: 'NodePorts' },
       { name: 'NodeAffinity' },
+      { name: 'VolumeRestrictions' },
       { name: 'TaintToleration' },
+      { name: 'EBSLimits' },
+      { name: 'GCEPDLimits' },
+      { name: 'NodeVolumeLimits' },
+      { name: 'AzureDiskLimits' },
       { name: 'VolumeBinding' },
+      { name: 'VolumeZone' },
       { name: 'InterPodAffinity' },
       ...topologySpread(),
     ],
     postFilter: [{ name: 'DefaultPreemption' }],
-    preScore: [{ name: 'InterPodAffinity' }, ...topologySpread(), { name: 'TaintToleration' }],
+    preScore: [
+      { name: 'InterPodAffinity' },
+      ...topologySpread(),
+      { name: 'TaintToleration' },
+      ...selectorSpread(),
+    ],
     score: [
       { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+      { name: 'ImageLocality', weight: 1 },
       { name: 'InterPodAffinity', weight: 1 },
       { name: 'NodeResourcesLeastAllocated', weight: 1 },
       { name: 'NodeAffinity', weight: 1 },
+      { name: 'NodePreferAvoidPods', weight: 10000 },
       { name: 'TaintToleration', weight: 1 },
       ...topologySpread(2),
+      ...selectorSpread(1),
     ],
     reserve: [{ name: 'VolumeBinding' }],
     permit: [],

@@ -29,6 +29,8 @@ export type ClusterEvent =
   | 'PvcAdd'
   | 'PvcUpdate'
   | 'StorageClassAdd'
+  | 'CSINodeAdd'
+  | 'CSINodeUpdate'
   | 'UnschedulableTimeout'
   | 'ForceActivate';
 

@@ -14,6 +14,7 @@ export interface PodFixture {
   tolerations?: NonNullable<Pod['spec']>['tolerations'];
   labels?: Record<string, string>;
   phase?: string;
+  volumes?: NonNullable<Pod['spec']>['volumes'];
 }
 
 /** A pod with one container requesting `requests`, for tests and benchmarks. */
@@ -46,6 +47,7 @@ export function makePod(name: string, f: PodFixture = {}): Pod {
       ...(f.nodeSelector ? { nodeSelector: f.nodeSelector } : {}),
       ...(f.affinity ? { affinity: f.affinity } : {}),
       ...(f.tolerations ? { tolerations: f.tolerations } : {}),
+      ...(f.volumes ? { volumes: f.volumes } : {}),
     },
     status: { phase: f.phase ?? 'Pending' },
   } as Pod;

@@ -1,2 +1,3 @@
 export * from './node-affinity';
 export * from './taints';
+export * from './zoneKey';

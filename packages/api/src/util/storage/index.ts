@@ -1,1 +1,2 @@
 export * from './volume-matching';
+export * from './zone-labels';

@@ -57,6 +57,10 @@ class VolumeCluster extends MemoryCluster implements VolumeListers {
     return this.classes.get(name);
   }
 
+  csiNode(): undefined {
+    return undefined;
+  }
+
   override async updatePersistentVolume(volume: PersistentVolume): Promise<PersistentVolume> {
     await super.updatePersistentVolume(volume);
     if (this.failUpdates) throw new Error(this.failUpdates);
