@@ -1,6 +1,7 @@
 import {
   isPodTerminal,
   mergeResizeConditions,
+  usesClaims,
   type Node,
   type PersistentVolumeClaim,
   type Pod,
@@ -15,7 +16,6 @@ import {
   POD_ATTACH_AND_MOUNT_TIMEOUT_MS,
   requiresFSResize,
   unmountedVolumes,
-  usesClaims,
   type ClaimLookups,
   type ClaimVolume,
 } from './podVolumes';

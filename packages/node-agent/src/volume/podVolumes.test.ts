@@ -5,7 +5,6 @@ import {
   failedMountMessage,
   requiresFSResize,
   unmountedVolumes,
-  usesClaims,
   type ClaimLookups,
 } from './podVolumes';
 
@@ -55,11 +54,6 @@ const node = (attached: string[], inUse: string[]): Node =>
   }) as Node;
 
 const DATA = 'kubernetes.io/csi/disk.example.com^h-pv-data';
-
-test('a pod uses claims when it has a persistentVolumeClaim volume', () => {
-  expect(usesClaims(pod)).toBe(true);
-  expect(usesClaims({ spec: { containers: [], volumes: [{ name: 'x', emptyDir: {} }] } } as Pod)).toBe(false);
-});
 
 test('a CSI persistent volume is attachable under its unique name; others are not', () => {
   expect(attachableVolumeName(csiVolume('pv-data'))).toBe(DATA);

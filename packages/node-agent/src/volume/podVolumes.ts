@@ -29,11 +29,6 @@ export interface ClaimVolume {
   attachable?: string;
 }
 
-/** Whether a pod has a persistentVolumeClaim volume (only those need the claim caches). */
-export function usesClaims(pod: Pod): boolean {
-  return (pod.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName);
-}
-
 /**
  * The unique name of a volume the attach/detach controller attaches (a CSI persistent volume);
  * undefined for volumes that need no attaching.

@@ -7,6 +7,11 @@ export class CycleState {
   skipFilterPlugins: Set<string> | undefined;
   /** Score plugins whose PreScore answered Skip: they would score every node 0. */
   skipScorePlugins: Set<string> | undefined;
+  /**
+   * The filter plugins to run on each node, without those whose PreFilter answered Skip: worked out
+   * once when PreFilter ends instead of looking each up on every node. Held by the framework.
+   */
+  filters: readonly unknown[] | undefined;
 
   read<T>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;
@@ -27,6 +32,7 @@ export class CycleState {
     copy.recordPluginMetrics = this.recordPluginMetrics;
     if (this.skipFilterPlugins) copy.skipFilterPlugins = new Set(this.skipFilterPlugins);
     if (this.skipScorePlugins) copy.skipScorePlugins = new Set(this.skipScorePlugins);
+    copy.filters = this.filters;
     return copy;
   }
 }

@@ -40,7 +40,13 @@ describe('Framework', () => {
       'NodePorts',
       'InterPodAffinity',
       'NodeAffinity',
+      'VolumeRestrictions',
+      'EBSLimits',
+      'GCEPDLimits',
+      'NodeVolumeLimits',
+      'AzureDiskLimits',
       'VolumeBinding',
+      'VolumeZone',
     ]);
     expect(fwk.pluginNames('score')).toEqual([
       'NodeResourcesBalancedAllocation',

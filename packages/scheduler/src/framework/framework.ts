@@ -271,13 +271,16 @@ export class Framework implements FrameworkHandle {
         ).withPlugin(p.name);
       }
     }
+    const skip = state.skipFilterPlugins;
+    state.filters = skip === undefined ? this.filters : this.filters.filter((f) => !skip.has(f.name));
     return Status.success();
   }
 
   /** Runs the filters on one node, stopping at the first that fails. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    const filters = this.filters;
-    const skip = state.skipFilterPlugins;
+    // those PreFilter left to run; all but the skipped ones when PreFilter has not run on this state
+    const filters = (state.filters as readonly FilterPlugin[] | undefined) ?? this.filters;
+    const skip = state.filters === undefined ? state.skipFilterPlugins : undefined;
     for (let i = 0; i < filters.length; i++) {
       const p = filters[i]!;
       if (skip !== undefined && skip.has(p.name)) continue;

@@ -71,7 +71,15 @@ export function defaultPlugins(
       { name: 'InterPodAffinity' },
       { name: 'NodeAffinity' },
       ...topologySpread(),
+      // PreFilter only answers Skip for pods without the volumes they check (Kubernetes does so
+      // from v1.26; in v1.19 their Filter found nothing to check on each node in turn)
+      { name: 'VolumeRestrictions' },
+      { name: 'EBSLimits' },
+      { name: 'GCEPDLimits' },
+      { name: 'NodeVolumeLimits' },
+      { name: 'AzureDiskLimits' },
       { name: 'VolumeBinding' },
+      { name: 'VolumeZone' },
     ],
     filter: [
       featureEnabled('TaintNodesByCondition') ? { name: 'NodeUnschedulable' } : { name: 'NodeCondition' },

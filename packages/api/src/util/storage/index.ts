@@ -1,2 +1,3 @@
 export * from './volume-matching';
 export * from './zone-labels';
+export * from './pod-claims';

@@ -13,8 +13,9 @@ export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
 const STATE_KEY = IMAGE_LOCALITY;
 
-/** What the cycle counted once: on how many nodes each image name is, and how many nodes there are. */
+/** What the cycle worked out once: the pod's image names, on how many nodes each is, of how many. */
 interface Spread {
+  names: string[];
   numNodes: Map<string, number>;
   totalNodes: number;
 }
@@ -47,11 +48,11 @@ export class ImageLocality implements ScorePlugin {
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const containers: readonly Container[] = pod.spec?.containers ?? [];
-    const spread = this.spread(state);
     const sizes = imageSizes(nodeInfo);
+    if (sizes.size === 0) return imageLocalityPriority(0, containers.length);
+    const spread = this.spread(state, containers);
     let sum = 0;
-    for (const c of containers) {
-      const name = normalizedImageName(c.image ?? '');
+    for (const name of spread.names) {
       const size = sizes.get(name);
       if (size === undefined) continue;
       sum += Math.trunc(size * ((spread.numNodes.get(name) ?? 0) / spread.totalNodes));
@@ -59,28 +60,43 @@ export class ImageLocality implements ScorePlugin {
     return imageLocalityPriority(sum, containers.length);
   }
 
-  /** The image spread over the cluster's nodes, counted once per cycle. */
-  private spread(state: CycleState): Spread {
+  /** The spread of the pod's images over the cluster's nodes, counted once per cycle. */
+  private spread(state: CycleState, containers: readonly Container[]): Spread {
     const cached = state.read<Spread>(STATE_KEY);
     if (cached) return cached;
+    const names = containers.map((c) => normalizedImageName(c.image ?? ''));
     const infos = this.handle.nodeInfos();
     const numNodes = new Map<string, number>();
     for (const info of infos) {
-      for (const name of imageSizes(info).keys()) numNodes.set(name, (numNodes.get(name) ?? 0) + 1);
+      const sizes = imageSizes(info);
+      if (sizes.size === 0) continue;
+      for (const name of new Set(names)) {
+        if (sizes.has(name)) numNodes.set(name, (numNodes.get(name) ?? 0) + 1);
+      }
     }
-    const spread: Spread = { numNodes, totalNodes: infos.length };
+    const spread: Spread = { names, numNodes, totalNodes: infos.length };
     state.write(STATE_KEY, spread);
     return spread;
   }
 }
 
+/** Each node's image sizes, worked out once per version of the node (an update replaces the object). */
+const sizesOfNode = new WeakMap<object, Map<string, number>>();
+const NO_IMAGES: Map<string, number> = new Map();
+
 /** The size of each image name the node reports (the first entry naming it). */
 function imageSizes(nodeInfo: NodeInfo): Map<string, number> {
-  const sizes = new Map<string, number>();
-  for (const image of nodeInfo.node?.status?.images ?? []) {
-    for (const name of image.names ?? []) {
-      if (!sizes.has(name)) sizes.set(name, Number(image.sizeBytes ?? 0));
+  const node = nodeInfo.node;
+  if (!node?.status?.images?.length) return NO_IMAGES;
+  let sizes = sizesOfNode.get(node);
+  if (!sizes) {
+    sizes = new Map();
+    for (const image of node.status.images) {
+      for (const name of image.names ?? []) {
+        if (!sizes.has(name)) sizes.set(name, Number(image.sizeBytes ?? 0));
+      }
     }
+    sizesOfNode.set(node, sizes);
   }
   return sizes;
 }

@@ -119,3 +119,14 @@ describe('CSILimits (NodeVolumeLimits)', () => {
     expect(status?.reasons).toEqual(['PersistentVolumeClaim had no name']);
   });
 });
+
+test('PreFilter skips a pod without claims (inline volumes are not counted), and keeps one with a claim', () => {
+  const plugin = new CSILimits({ volumeListers: new FakeVolumeListers() });
+  const state = new CycleState();
+  const inline: Volume = { name: 'i', csi: { driver: 'ebs.csi.aws.com' } };
+  expect(plugin.preFilter(state, makePod('inline', { volumes: [inline] }))?.code).toBe(Code.Skip);
+  const withClaim = makePod('claims', {
+    volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'd' } }],
+  });
+  expect(plugin.preFilter(state, withClaim)).toBeUndefined();
+});

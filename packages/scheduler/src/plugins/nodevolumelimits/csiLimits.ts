@@ -1,7 +1,19 @@
-import { storageClassOf, type CSINode, type PersistentVolumeClaim, type Pod, type Volume } from '@orch/api';
-import type { FilterPlugin, FrameworkHandle, VolumeListers } from '../../framework/interfaces';
+import {
+  storageClassOf,
+  usesClaims,
+  type CSINode,
+  type PersistentVolumeClaim,
+  type Pod,
+  type Volume,
+} from '@orch/api';
+import type {
+  FilterPlugin,
+  FrameworkHandle,
+  PreFilterPlugin,
+  VolumeListers,
+} from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
-import { Status } from '../../framework/status';
+import { Code, Status } from '../../framework/status';
 import {
   csiAttachLimitKey,
   ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,
@@ -18,13 +30,18 @@ export const NODE_VOLUME_LIMITS = 'NodeVolumeLimits';
  * only volumes of claims count (inline CSI volumes do not, as in Kubernetes 1.19). An unbound claim,
  * or one whose volume is gone, counts as a volume of its class's provisioner.
  */
-export class CSILimits implements FilterPlugin {
+export class CSILimits implements PreFilterPlugin, FilterPlugin {
   readonly name = NODE_VOLUME_LIMITS;
   private readonly listers: VolumeListers;
   private readonly idPrefix = randomVolumeIDPrefix();
 
   constructor(handle: Pick<FrameworkHandle, 'volumeListers'>) {
     this.listers = handle.volumeListers;
+  }
+
+  /** The plugin counts only the volumes of claims: a pod with none has nothing to check on any node (Skip). */
+  preFilter(_state: unknown, pod: Pod): Status | undefined {
+    return usesClaims(pod) ? undefined : new Status(Code.Skip);
   }
 
   filter(_state: unknown, pod: Pod, nodeInfo: NodeInfo): Status | undefined {

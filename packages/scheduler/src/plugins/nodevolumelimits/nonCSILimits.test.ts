@@ -161,3 +161,13 @@ describe('NonCSILimits (EBSLimits, GCEPDLimits, AzureDiskLimits)', () => {
     expect(status?.reasons).toEqual(['PersistentVolumeClaim had no name']);
   });
 });
+
+test('PreFilter skips a pod with no claim and no volume of the type, and keeps the others', () => {
+  const plugin = new NonCSILimits(EBS_VOLUME_FILTER, { volumeListers: new FakeVolumeListers() }, undefined);
+  const state = new CycleState();
+  const pod = (...volumes: Volume[]) => makePod('p', { volumes });
+  expect(plugin.preFilter(state, pod())?.code).toBe(Code.Skip);
+  expect(plugin.preFilter(state, pod(gce('other-type')))?.code).toBe(Code.Skip);
+  expect(plugin.preFilter(state, pod(ebs('v')))).toBeUndefined();
+  expect(plugin.preFilter(state, pod(claim('c')))).toBeUndefined();
+});

@@ -1,7 +1,19 @@
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, Volume } from '@orch/api';
-import type { FilterPlugin, FrameworkHandle, VolumeListers } from '../../framework/interfaces';
+import {
+  usesClaims,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type Volume,
+} from '@orch/api';
+import type {
+  FilterPlugin,
+  FrameworkHandle,
+  PreFilterPlugin,
+  VolumeListers,
+} from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
-import { Status } from '../../framework/status';
+import { Code, Status } from '../../framework/status';
 import { ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, nodeVolumeLimits, randomVolumeIDPrefix } from './volumeLimits';
 
 export const EBS_LIMITS = 'EBSLimits';
@@ -84,7 +96,7 @@ export function maxPDVolumesFromEnv(value: string | undefined): number | undefin
  * default. An unbound claim (or one whose volume is gone) of a class with the type's provisioner
  * counts as one volume; claims not found do not count.
  */
-export class NonCSILimits implements FilterPlugin {
+export class NonCSILimits implements PreFilterPlugin, FilterPlugin {
   readonly name: string;
   private readonly listers: VolumeListers;
   private readonly idPrefix = randomVolumeIDPrefix();
@@ -98,6 +110,13 @@ export class NonCSILimits implements FilterPlugin {
   ) {
     this.name = type.name;
     this.listers = handle.volumeListers;
+  }
+
+  /** A pod with no claim and no inline volume of this type adds nothing on any node (Skip). */
+  preFilter(_state: unknown, pod: Pod): Status | undefined {
+    if (usesClaims(pod)) return undefined;
+    const inline = (pod.spec?.volumes ?? []).some((v) => this.type.volumeID(v) !== undefined);
+    return inline ? undefined : new Status(Code.Skip);
   }
 
   filter(_state: unknown, pod: Pod, nodeInfo: NodeInfo): Status | undefined {

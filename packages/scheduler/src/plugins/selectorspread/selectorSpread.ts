@@ -20,8 +20,8 @@ const ZONE_WEIGHTING = 2 / 3;
 
 interface ScoreState {
   selector: LabelsSelector;
-  /** The zone key of each node scored, in the order the scores come ('' for none). */
-  zones: string[];
+  /** The nodes scored, in the order the scores come. */
+  nodes: readonly NodeInfo[];
 }
 
 /**
@@ -51,10 +51,10 @@ export class SelectorSpread implements PreScorePlugin, ScorePlugin {
 
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status | undefined {
     if ((pod.spec?.topologySpreadConstraints ?? []).length > 0) return new Status(Code.Skip);
-    const s: ScoreState = {
-      selector: defaultSelector(pod, this.handle.workloadListers),
-      zones: nodes.map((n) => (n.node ? nodeZoneKey(n.node) : '')),
-    };
+    const selector = defaultSelector(pod, this.handle.workloadListers);
+    // nothing selects the pod: every node would score the most, which ranks no node above another
+    if (selector.empty()) return new Status(Code.Skip);
+    const s: ScoreState = { selector, nodes };
     state.write(PRE_SCORE_KEY, s);
     return undefined;
   }
@@ -73,11 +73,12 @@ export class SelectorSpread implements PreScorePlugin, ScorePlugin {
   normalizeScore(state: CycleState, _pod: Pod, scores: Float64Array): Status | undefined {
     const s = state.read<ScoreState>(PRE_SCORE_KEY);
     if (!s) return undefined;
+    const zones = s.nodes.map((n) => (n.node ? nodeZoneKey(n.node) : ''));
     const countsByZone = new Map<string, number>();
     let maxCountByNode = 0;
     for (let i = 0; i < scores.length; i++) {
       maxCountByNode = Math.max(maxCountByNode, scores[i]!);
-      const zone = s.zones[i] ?? '';
+      const zone = zones[i] ?? '';
       if (zone !== '') countsByZone.set(zone, (countsByZone.get(zone) ?? 0) + scores[i]!);
     }
     let maxCountByZone = 0;
@@ -86,7 +87,7 @@ export class SelectorSpread implements PreScorePlugin, ScorePlugin {
     for (let i = 0; i < scores.length; i++) {
       let score = MAX_NODE_SCORE;
       if (maxCountByNode > 0) score = MAX_NODE_SCORE * ((maxCountByNode - scores[i]!) / maxCountByNode);
-      const zone = s.zones[i] ?? '';
+      const zone = zones[i] ?? '';
       if (haveZones && zone !== '') {
         let zoneScore = MAX_NODE_SCORE;
         if (maxCountByZone > 0)

@@ -80,3 +80,13 @@ describe('VolumeRestrictions', () => {
     expect(plugin.filter(new CycleState(), podWith('new', gce('disk')), node)?.code).toBe(Code.Unschedulable);
   });
 });
+
+test('PreFilter skips a pod with no GCE PD, EBS, RBD or iSCSI volume, and keeps one with any', () => {
+  const plugin = new VolumeRestrictions();
+  const state = new CycleState();
+  const secret: Volume = { name: 'token', secret: { secretName: 'token' } };
+  expect(plugin.preFilter(state, podWith('plain'))?.code).toBe(Code.Skip);
+  expect(plugin.preFilter(state, podWith('secret', secret))?.code).toBe(Code.Skip);
+  for (const disk of [gce('d'), ebs('v'), rbd(['m'], 'i'), iscsi('q')])
+    expect(plugin.preFilter(state, podWith('disk', secret, disk))).toBeUndefined();
+});

@@ -1,7 +1,7 @@
 import type { Pod, Volume } from '@orch/api';
-import type { FilterPlugin } from '../../framework/interfaces';
+import type { FilterPlugin, PreFilterPlugin } from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
-import { Status } from '../../framework/status';
+import { Code, Status } from '../../framework/status';
 
 export const VOLUME_RESTRICTIONS = 'VolumeRestrictions';
 /** Kubernetes' ErrReasonDiskConflict. */
@@ -49,8 +49,16 @@ export function isVolumeConflict(volume: Volume, pod: Pod): boolean {
  * in-tree disks (GCE PD, AWS EBS, RBD, iSCSI) in a conflicting way. Only the pods' inline volumes
  * are compared, as in Kubernetes 1.19.
  */
-export class VolumeRestrictions implements FilterPlugin {
+export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin {
   readonly name = VOLUME_RESTRICTIONS;
+
+  /** A pod with none of those disks has nothing to check on any node (Skip). */
+  preFilter(_state: unknown, pod: Pod): Status | undefined {
+    const disks = (pod.spec?.volumes ?? []).some(
+      (v) => v.gcePersistentDisk || v.awsElasticBlockStore || v.rbd || v.iscsi,
+    );
+    return disks ? undefined : new Status(Code.Skip);
+  }
 
   filter(_state: unknown, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
     for (const volume of pod.spec?.volumes ?? [])

@@ -98,3 +98,13 @@ describe('VolumeZone', () => {
     expect(status?.reasons).toEqual([message]);
   });
 });
+
+test('PreFilter skips a pod without claims, and keeps one with a claim', () => {
+  const plugin = new VolumeZone({ volumeListers: new FakeVolumeListers() });
+  const state = new CycleState();
+  expect(plugin.preFilter(state, makePod('plain'))?.code).toBe(Code.Skip);
+  const withClaim = makePod('claims', {
+    volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'd' } }],
+  });
+  expect(plugin.preFilter(state, withClaim)).toBeUndefined();
+});

@@ -1,7 +1,19 @@
-import { goQuote, labelZonesToSet, storageClassOf, VOLUME_ZONE_LABELS, type Pod } from '@orch/api';
-import type { FilterPlugin, FrameworkHandle, VolumeListers } from '../../framework/interfaces';
+import {
+  goQuote,
+  labelZonesToSet,
+  storageClassOf,
+  usesClaims,
+  VOLUME_ZONE_LABELS,
+  type Pod,
+} from '@orch/api';
+import type {
+  FilterPlugin,
+  FrameworkHandle,
+  PreFilterPlugin,
+  VolumeListers,
+} from '../../framework/interfaces';
 import type { NodeInfo } from '../../framework/nodeInfo';
-import { Status } from '../../framework/status';
+import { Code, Status } from '../../framework/status';
 
 export const VOLUME_ZONE = 'VolumeZone';
 /** Kubernetes' ErrReasonConflict of VolumeZone. */
@@ -12,12 +24,17 @@ export const ERR_REASON_VOLUME_ZONE_CONFLICT = 'node(s) had no available volume 
  * labels fit only nodes labelled with one of their zones (regions). Nodes without such labels fit;
  * unbound claims of WaitForFirstConsumer classes are left to VolumeBinding.
  */
-export class VolumeZone implements FilterPlugin {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin {
   readonly name = VOLUME_ZONE;
   private readonly listers: VolumeListers;
 
   constructor(handle: Pick<FrameworkHandle, 'volumeListers'>) {
     this.listers = handle.volumeListers;
+  }
+
+  /** The plugin checks only the volumes of claims: a pod with none has nothing to check on any node (Skip). */
+  preFilter(_state: unknown, pod: Pod): Status | undefined {
+    return usesClaims(pod) ? undefined : new Status(Code.Skip);
   }
 
   filter(_state: unknown, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
