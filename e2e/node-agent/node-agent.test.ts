@@ -125,6 +125,15 @@ describe('orch-node-agent (simulated) against a real apiserver', () => {
     }, 'a Started event');
     expect(started.message).toBe('Started container app');
     expect(started.source).toMatchObject({ component: 'kubelet', host: 'sim-1' });
+    // the image is on the node from now on, and its status lists it (at the next status update)
+    const image = await eventually(
+      async () => (await nodes().get('sim-1')).status?.images?.find((i) => i.names?.includes('nginx:latest')),
+      "nginx in sim-1's status.images",
+      30_000,
+    );
+    expect(image.names?.[0]).toMatch(/^nginx@sha256:[0-9a-f]{64}$/);
+    expect(image.sizeBytes).toBeGreaterThan(0);
+    expect((await nodes().get('sim-0')).status?.images ?? []).toEqual([]);
   });
 
   it('completes a restartPolicy Never pod after --pod-run-duration', async () => {

@@ -120,6 +120,7 @@ export class NodeAgent {
       statusReportFrequencyMs: config.nodeStatusReportFrequencyMs,
       logger,
       volumesInUse: (name) => this.volumes.volumesInUse(name),
+      images: (name) => this.runtime.nodeImages?.(name) ?? [],
       onStatusPosted: (node) => this.volumes.nodeStatusPosted(node),
       ...(recorderFor ? { recorderFor } : {}),
     });

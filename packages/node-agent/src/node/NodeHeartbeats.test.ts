@@ -71,7 +71,7 @@ function setup(
   count: number,
   keepStatusOnCreate: boolean,
   externalCloudProvider = false,
-  volumes: Pick<NodeHeartbeatsOptions, 'volumesInUse' | 'onStatusPosted'> = {},
+  volumes: Pick<NodeHeartbeatsOptions, 'volumesInUse' | 'onStatusPosted' | 'images'> = {},
 ) {
   const clock = new FakeClock(T0);
   const api = fakeApi(clock, { keepStatusOnCreate });
@@ -203,6 +203,21 @@ describe('NodeHeartbeats', () => {
     heartbeats.statusChanged('n0');
     await tick(100);
     expect(api.statusPatches.at(-1)?.volumesInUse).toBeNull();
+    await queue.stop();
+  });
+
+  it('reports the images on the node, posting at once when they change', async () => {
+    let images: { names: string[]; sizeBytes: number }[] = [];
+    const { api, heartbeats, queue, tick } = setup(1, true, false, { images: () => images });
+    heartbeats.start();
+    await tick(100);
+    expect(api.statusPatches.at(-1)?.images).toBeUndefined();
+    api.writes.length = 0;
+    images = [{ names: ['nginx@sha256:00', 'nginx:latest'], sizeBytes: 1 }];
+    heartbeats.statusChanged('n0');
+    await tick(100);
+    expect(api.writes).toEqual(['0.1s status n0']);
+    expect(api.statusPatches.at(-1)?.images).toEqual(images);
     await queue.stop();
   });
 

@@ -29,6 +29,8 @@ export interface NodeHeartbeatsOptions {
   recorderFor?: (nodeName: string) => EventRecorder;
   /** The attachable volumes the node's pods use (its status.volumesInUse). */
   volumesInUse?: (nodeName: string) => readonly string[];
+  /** The container images present on the node (its status.images). */
+  images?: (nodeName: string) => NonNullable<Node['status']>['images'];
   /** Called with the node the API returns for each status posted. */
   onStatusPosted?: (node: Node) => void;
 }
@@ -255,9 +257,11 @@ export class NodeHeartbeats {
     this.opts.onStatusPosted?.(node);
   }
 
-  /** The node's status at `now`, with the volumes its pods use. */
+  /** The node's status at `now`, with its images and the volumes its pods use. */
   private currentStatus(state: NodeState, now: number): NonNullable<Node['status']> {
-    const status = nodeStatus(state.spec, now, state.conditions);
+    let status = nodeStatus(state.spec, now, state.conditions);
+    const images = this.opts.images?.(state.spec.name) ?? [];
+    if (images.length > 0) status = { ...status, images };
     const inUse = this.opts.volumesInUse?.(state.spec.name) ?? [];
     return inUse.length > 0 ? { ...status, volumesInUse: [...inUse] } : status;
   }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { Pod } from '@orch/api';
+import type { ContainerImage } from './nodeImages';
 
 /** What runs the pods bound to the agent's nodes: the simulated runtime or local processes. */
 export interface PodRunner {
@@ -28,6 +29,8 @@ export interface PodRunner {
   portForward(namespace: string, name: string): PodPortForwarder | StreamRefusal;
   /** What the running containers of the pods on a node use at `now` (the Summary API's source). */
   resourceUsage(nodeName: string, now: number): Promise<PodUsage[]>;
+  /** The container images present on a node (its status.images); none when the runner keeps no images. */
+  nodeImages?(nodeName: string): ContainerImage[];
 }
 
 /** The usage of a pod's running containers at one instant. */

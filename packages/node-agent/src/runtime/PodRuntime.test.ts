@@ -142,6 +142,15 @@ describe('PodRuntime', () => {
     await queue.stop();
   });
 
+  it("lists the image of a container that ran among its node's images", async () => {
+    const { runtime, create, tick, queue } = setup();
+    expect(runtime.nodeImages('n0')).toEqual([]);
+    create('web', 'n0');
+    await tick(0);
+    expect(runtime.nodeImages('n0').map((i) => i.names?.[1])).toEqual(['nginx:latest']);
+    await queue.stop();
+  });
+
   it('ignores pods bound to other nodes', async () => {
     const { api, create, tick, runtime, queue } = setup();
     create('elsewhere', 'n9');

@@ -25,6 +25,7 @@ import {
   type PodRunContext,
   type PodTimelineOptions,
 } from './podTimeline';
+import { NodeImages, type ContainerImage } from './nodeImages';
 
 type ContainerStatus = NonNullable<PodStatus['containerStatuses']>[number];
 
@@ -66,6 +67,7 @@ function olderThan(a: string | undefined, b: string | undefined): boolean {
 export class PodRuntime implements PodRunner {
   private readonly records = new Map<string, PodRecord>();
   private readonly allocators = new Map<string, PodIPAllocator>();
+  private readonly images = new NodeImages();
   readonly counts = { statusWrites: 0, deletes: 0, failures: 0 };
 
   constructor(private readonly opts: PodRuntimeOptions) {}
@@ -129,6 +131,11 @@ export class PodRuntime implements PodRunner {
       code: 500,
       message: `rpc error: code = Unimplemented desc = the simulated runtime cannot forward ports of pod "${name}": it runs no processes`,
     };
+  }
+
+  /** The images the node's containers have started from (see NodeImages). */
+  nodeImages(nodeName: string): ContainerImage[] {
+    return this.images.list(nodeName);
   }
 
   /** The simulated usage of the running pods of a node (see simulatedPodUsage). */
@@ -217,6 +224,9 @@ export class PodRuntime implements PodRunner {
     if (r.wrote) {
       this.counts.statusWrites++;
       this.recordContainerEvents(rec, r.previous, r.status);
+      // a container that ran was pulled: its image is on the node from now on
+      for (const c of [...(r.status.initContainerStatuses ?? []), ...(r.status.containerStatuses ?? [])])
+        if (c.containerID) this.images.add(rec.node.name, c.image ?? '');
     }
     return volumes ?? r.nextAt;
   }
