@@ -66,11 +66,12 @@ export class ImageLocality implements ScorePlugin {
     if (cached) return cached;
     const names = containers.map((c) => normalizedImageName(c.image ?? ''));
     const infos = this.handle.nodeInfos();
+    const distinct = [...new Set(names)];
     const numNodes = new Map<string, number>();
     for (const info of infos) {
       const sizes = imageSizes(info);
       if (sizes.size === 0) continue;
-      for (const name of new Set(names)) {
+      for (const name of distinct) {
         if (sizes.has(name)) numNodes.set(name, (numNodes.get(name) ?? 0) + 1);
       }
     }
