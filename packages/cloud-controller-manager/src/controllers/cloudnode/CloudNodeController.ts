@@ -1,4 +1,10 @@
-import type { Node } from '@orch/api';
+import {
+  LABEL_FAILURE_DOMAIN_BETA_REGION,
+  LABEL_FAILURE_DOMAIN_BETA_ZONE,
+  LABEL_TOPOLOGY_REGION,
+  LABEL_TOPOLOGY_ZONE,
+  type Node,
+} from '@orch/api';
 import type { InstanceMetadata, Instances, NodeAddress } from '../../cloudprovider/CloudProvider';
 import type { CloudControllerContext } from '../CloudControllerContext';
 import { NodeQueueController } from '../NodeQueueController';
@@ -6,8 +12,8 @@ import { hasTaint, UNINITIALIZED_TAINT_KEY, withoutTaint } from '../nodeUtil';
 
 /** Labels the controller sets from the instance, each with its beta twin. */
 export const INSTANCE_TYPE_LABELS = ['node.kubernetes.io/instance-type', 'beta.kubernetes.io/instance-type'];
-export const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
-export const REGION_LABELS = ['topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region'];
+export const ZONE_LABELS = [LABEL_TOPOLOGY_ZONE, LABEL_FAILURE_DOMAIN_BETA_ZONE];
+export const REGION_LABELS = [LABEL_TOPOLOGY_REGION, LABEL_FAILURE_DOMAIN_BETA_REGION];
 
 /** The labels a node gets from its instance. */
 export function instanceLabels(meta: InstanceMetadata): Record<string, string> {
