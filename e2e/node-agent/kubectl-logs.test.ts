@@ -1,16 +1,33 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
 import { eventually } from '@orch/apiserver';
 import { kubectl } from '../harness/kubectl';
-import { startServingCluster, type ServingCluster } from './servingCluster';
+import { startServingCluster, type AgentProcess, type ServingCluster } from './servingCluster';
+
+/** The DER bytes of the certificate a TLS server on loopback `port` presents. */
+function servedCertificate(port: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().raw);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
 
 describe('kubectl logs through the apiserver to a process-runtime node agent', () => {
   let cluster: ServingCluster;
   let admin: string;
+  let agent: AgentProcess;
   const run = (args: string[], timeoutMs?: number) => cluster.run(args, undefined, timeoutMs);
 
   beforeAll(async () => {
     cluster = await startServingCluster('logs');
     admin = cluster.admin;
-    await cluster.startAgent('logs', 'process');
+    agent = await cluster.startAgent('logs', 'process');
   }, 60_000);
 
   afterAll(async () => {
@@ -78,5 +95,24 @@ describe('kubectl logs through the apiserver to a process-runtime node agent', (
     expect(await run(['logs', 'two', '-c', 'b'])).toMatchObject({ code: 0, stdout: 'from b\n' });
     const unknown = await run(['logs', 'two', '-c', 'c']);
     expect(unknown.stderr).toContain('container c is not valid for pod two');
+  }, 60_000);
+
+  it('serves a self-signed pair kept in <root-dir>/pki, and the same pair after a restart with --cert-dir', async () => {
+    // as the kubelet keeps kubelet.crt and kubelet.key in --cert-dir (<root-dir>/pki)
+    const kept = new X509Certificate(readFileSync(join(agent.root, 'pki', 'kubelet.crt')));
+    expect(await servedCertificate(agent.port)).toEqual(kept.raw);
+    expect(readFileSync(join(agent.root, 'pki', 'kubelet.key'), 'utf8')).toContain('PRIVATE KEY');
+
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-e2e-cert-dir-'));
+    try {
+      const first = await cluster.startAgent('pki-a', 'simulated', [`--cert-dir=${certDir}`]);
+      const made = await servedCertificate(first.port);
+      expect(made).toEqual(new X509Certificate(readFileSync(join(certDir, 'kubelet.crt'))).raw);
+      await first.stop();
+      const second = await cluster.startAgent('pki-b', 'simulated', [`--cert-dir=${certDir}`]);
+      expect(await servedCertificate(second.port)).toEqual(made);
+    } finally {
+      rmSync(certDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -27,9 +27,15 @@ export interface ServingCluster {
    * Starts a node agent with one node `<prefix>-0` and the given pod runtime, serving on a free
    * loopback port with the cluster CA for clients; resolves once the node reports that port.
    */
-  startAgent(prefix: string, runtime: 'process' | 'simulated', extraArgs?: string[]): Promise<DaemonProcess>;
+  startAgent(prefix: string, runtime: 'process' | 'simulated', extraArgs?: string[]): Promise<AgentProcess>;
   /** Stops the agents and the apiserver and removes their directories. */
   close(): Promise<void>;
+}
+
+/** A node agent of a serving cluster: its process, --root-dir and --port. */
+export interface AgentProcess extends DaemonProcess {
+  root: string;
+  port: number;
 }
 
 export async function startServingCluster(name: string): Promise<ServingCluster> {
@@ -85,7 +91,7 @@ export async function startServingCluster(name: string): Promise<ServingCluster>
         ]);
         return r.code === 0 && r.stdout === String(port) ? true : undefined;
       }, `node ${prefix}-0 to register`);
-      return agent;
+      return { ...agent, root, port };
     },
     close: async () => {
       for (const agent of agents) await agent.stop();

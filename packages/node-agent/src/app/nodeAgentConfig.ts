@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { parseQuantity, type Taint } from '@orch/api';
 import {
   clientConnectionOptionsFromFlags,
@@ -35,8 +36,15 @@ export interface NodeAgentConfiguration {
   /** The process runtime's directory (logs, termination messages, working directories). */
   rootDir: string;
   writers: number;
-  /** The agent's HTTPS server (--address, --port, --client-ca-file, --tls-*). */
-  server: { bindAddress: string; port: number; clientCAFile: string; certFile: string; keyFile: string };
+  /** The agent's HTTPS server (--address, --port, --client-ca-file, --tls-*, --cert-dir). */
+  server: {
+    bindAddress: string;
+    port: number;
+    clientCAFile: string;
+    certFile: string;
+    keyFile: string;
+    certDir: string;
+  };
   /** --node-ip: the InternalIP every node reports (empty: the process runtime picks this host's; simulated ones). */
   nodeIP: string;
 }
@@ -210,6 +218,7 @@ export function buildNodeAgentConfig(flags: ParsedFlags): NodeAgentConfiguration
       clientCAFile: flags.string('client-ca-file'),
       certFile: flags.string('tls-cert-file'),
       keyFile: flags.string('tls-private-key-file'),
+      certDir: flags.string('cert-dir') || join(flags.string('root-dir'), 'pki'),
     },
     nodeIP: flags.string('node-ip'),
   };

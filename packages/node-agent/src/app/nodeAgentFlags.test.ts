@@ -120,7 +120,16 @@ describe('orch-node-agent flags', () => {
     const { out } = await run(['--help']);
     expect(out).toMatch(/--pod-runtime string\s+How the pods bound to the nodes run/);
     expect(out).toContain('ORCH_TERMINATION_MESSAGE_PATH');
-    expect(out).toMatch(/--root-dir string\s+Directory of the process runtime/);
+    expect(out).toMatch(/--root-dir string\s+Directory of the agent's files/);
+  });
+
+  it('--cert-dir keeps the self-signed serving pair, <root-dir>/pki unless given; ignored with --tls-*', () => {
+    expect(config(['--root-dir=/var/tmp/agent']).server).toMatchObject({
+      certDir: '/var/tmp/agent/pki',
+      certFile: '',
+      keyFile: '',
+    });
+    expect(config(['--cert-dir=/etc/orch/pki']).server.certDir).toBe('/etc/orch/pki');
   });
 
   it('rejects bad values with a message naming the flag', async () => {

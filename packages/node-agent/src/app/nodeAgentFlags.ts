@@ -104,7 +104,9 @@ function simulationFlags(): FlagSpec[] {
       name: 'root-dir',
       type: 'string',
       default: join(tmpdir(), 'orch-node-agent'),
-      help: 'Directory of the process runtime: container logs, termination messages and working directories.',
+      help:
+        "Directory of the agent's files: the process runtime's container logs, termination messages and " +
+        'working directories, and the serving pair (see --cert-dir).',
     }),
     flag({
       name: 'node-writers',
@@ -151,7 +153,14 @@ function serverFlags(): FlagSpec[] {
     flag({
       name: 'tls-cert-file',
       type: 'string',
-      help: 'x509 certificate of the server; when neither it nor the key is given, a self-signed pair is generated.',
+      help: 'x509 certificate of the server; when neither it nor the key is given, the self-signed pair in --cert-dir is used.',
+    }),
+    flag({
+      name: 'cert-dir',
+      type: 'string',
+      help:
+        'Where the self-signed serving pair (kubelet.crt, kubelet.key) is kept when --tls-cert-file and ' +
+        '--tls-private-key-file are not given: made on the first start, reused by the next (default <root-dir>/pki).',
     }),
     flag({ name: 'tls-private-key-file', type: 'string', help: 'The key of --tls-cert-file.' }),
   ];

@@ -16,9 +16,14 @@ export interface NodeServerOptions {
   port: number;
   /** --client-ca-file: client certificates signed by it authenticate; without it every request is refused. */
   clientCAFile: string;
-  /** --tls-cert-file / --tls-private-key-file; a self-signed pair for `hostnames` when empty. */
+  /** --tls-cert-file / --tls-private-key-file; when empty, the self-signed pair kept in `certDir`. */
   certFile: string;
   keyFile: string;
+  /**
+   * --cert-dir: where the self-signed pair (kubelet.crt, kubelet.key) is made on the first start and
+   * reused after, as the kubelet keeps its own; empty makes a new pair in memory at every start.
+   */
+  certDir?: string;
   runtime: PodRunner;
   /** The pods bound to the agent's nodes as it knows them, served at /pods. */
   pods?: () => Pod[];
@@ -106,7 +111,7 @@ export class NodeServer {
       serving: {
         bindAddress: opts.bindAddress,
         port: opts.port,
-        certDir: '',
+        certDir: opts.certDir ?? '',
         pairName: 'kubelet',
         certFile: opts.certFile,
         keyFile: opts.keyFile,
