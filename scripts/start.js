@@ -11,17 +11,19 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 // Young generation sizes: V8 grows new space up to twice the semi-space size while a daemon starts
-// and never gives it back, so an idle daemon keeps it resident. The apiserver, serving every
-// request, keeps 4 MB semi-spaces; the scheduler 2 MB (measured: same scheduling throughput with
-// 5,000 pods); the mostly idle reconcilers 1 MB, about 6 MB less resident each.
-const apiserverOptions = ['--max-semi-space-size=4'];
-const schedulerOptions = ['--max-semi-space-size=2'];
-// The reconcilers' work is bounded by their API rate limits (--kube-api-qps), not by their CPU: without
+// and never gives it back, so an idle daemon keeps it resident. Every daemon of the suite keeps 1 MB
+// semi-spaces, about 6 MB less resident each than 4 MB; the load of a local cluster does not need
+// more (measured: a 150-replica Deployment rolled out in 9.2-9.6 s with 1 MB for the apiserver and
+// 9.6-9.7 s with 4 MB, at the same apiserver CPU).
+const apiserverOptions = ['--max-semi-space-size=1'];
+// The reconcilers' work is bounded by their API rate limits (--orch-api-qps), not by their CPU: without
 // the optimizing compiler they keep 8-11 MB less resident each, at the same speed (measured: a
 // 150-replica Deployment rolled out in 7.9 s either way, the controller manager using 3.4 s of CPU
-// instead of 2.3 s). Lite mode has no WebAssembly; saying so keeps V8's warning about the conflicting
-// flag out of their logs.
+// instead of 2.3 s). So is the scheduler's, whose binding rate --orch-api-qps bounds at 50/s (13 MB
+// less resident; the same Deployment scheduled with 1.0 s of its CPU instead of 1.1-1.2 s). Lite mode
+// has no WebAssembly; saying so keeps V8's warning about the conflicting flag out of their logs.
 const reconcilerOptions = ['--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm'];
+const schedulerOptions = reconcilerOptions;
 
 function usage() {
   return `Usage: npm start -- [options]

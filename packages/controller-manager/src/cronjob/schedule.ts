@@ -1,10 +1,19 @@
 import { parseDuration } from '@orch/component-base';
 import { isTimeZoneName } from '@orch/api';
-import { CronExpressionParser } from 'cron-parser';
+import type { CronExpressionParser as Parser } from 'cron-parser';
 
 /** A parsed schedule: the first activation strictly after a time. */
 export interface Schedule {
   next(afterMs: number): number;
+}
+
+/**
+ * The cron parser, loaded with the first schedule parsed: it brings a date library as large as the
+ * rest of the controller manager's dependencies, which a cluster without CronJobs never needs.
+ */
+function cronParser(): typeof Parser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('cron-parser') as typeof import('cron-parser')).CronExpressionParser;
 }
 
 /** The descriptors Kubernetes' cron parser (robfig/cron ParseStandard) accepts, as five fields. */
@@ -36,10 +45,12 @@ export function parseSchedule(spec: string, timeZone = 'UTC'): Schedule {
   const fields = expr.split(/\s+/).filter(Boolean);
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: ${text}`);
   if (!isTimeZoneName(timeZone)) throw new Error(`unknown time zone ${timeZone}`);
-  CronExpressionParser.parse(expr, { tz: timeZone });
+  const parser = cronParser();
+  parser.parse(expr, { tz: timeZone });
   return {
     next: (after) =>
-      CronExpressionParser.parse(expr, { currentDate: new Date(after), tz: timeZone })
+      parser
+        .parse(expr, { currentDate: new Date(after), tz: timeZone })
         .next()
         .getTime(),
   };
