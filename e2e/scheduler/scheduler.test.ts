@@ -1,4 +1,4 @@
-import { EndpointsKind, type Pod } from '@orch/api';
+import { EndpointsKind, EventKind, ServiceKind, type Pod } from '@orch/api';
 import http from 'node:http';
 import { eventually, freePort } from '@orch/apiserver';
 import { clientFor, sleep } from '@orch/client';
@@ -91,6 +91,32 @@ describe('orch-scheduler against a real apiserver', () => {
     );
     expect(failed.type).toBe('Warning');
     expect((await pods.get('huge')).spec?.nodeName).toBeUndefined();
+  });
+
+  it('tries an unschedulable pod again when a Service is added, as Kubernetes does', async () => {
+    const events = clientFor(cluster.rest, EventKind, { namespace: 'default' });
+    const failures = async () =>
+      (await events.list()).items.find(
+        (e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'huge',
+      )?.count ?? 0;
+    // settled: nothing else moves unschedulable pods here (the nodes are static), and the next
+    // periodic retry of `huge` is a minute after its last attempt
+    let before = await failures();
+    await eventually(async () => {
+      await sleep(1_500);
+      const now = await failures();
+      const settled = now === before;
+      before = now;
+      return settled || undefined;
+    }, 'no more attempts at huge');
+    const services = clientFor(cluster.rest, ServiceKind, { namespace: 'default' });
+    await services.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'huge' },
+      spec: { selector: { app: 'huge' }, ports: [{ port: 80 }] },
+    });
+    await eventually(async () => ((await failures()) > before ? true : undefined), 'another attempt at huge');
   });
 
   it('ignores pods of another scheduler', async () => {

@@ -5,6 +5,7 @@ import {
   type PersistentVolume,
   type PersistentVolumeClaim,
   type Pod,
+  type Service,
   type StorageClass,
 } from '@orch/api';
 import { DeletedFinalStateUnknown, type HandlerRegistration, type SharedIndexInformer } from '@orch/client';
@@ -150,4 +151,21 @@ export function addVolumeEventHandlers(
         ]
       : []),
   ];
+}
+
+/**
+ * Moves unschedulable pods back when a Service is added, changed or deleted (Kubernetes' onServiceAdd,
+ * onServiceUpdate and onServiceDelete), for the plugins that place the pods a Service selects by it
+ * (SelectorSpread).
+ */
+export function addServiceEventHandlers(
+  sched: Scheduler,
+  serviceInformer: SharedIndexInformer<Service>,
+): HandlerRegistration {
+  const move = (event: ClusterEvent): void => sched.queue.moveAllToActiveOrBackoffQueue(event);
+  return serviceInformer.addEventHandler({
+    onAdd: () => move('ServiceAdd'),
+    onUpdate: () => move('ServiceUpdate'),
+    onDelete: () => move('ServiceDelete'),
+  });
 }

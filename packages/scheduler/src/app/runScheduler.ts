@@ -29,7 +29,7 @@ import {
 } from '@orch/client';
 import { runLeaderElected, type DaemonContext, type DaemonHandle } from '@orch/component-base';
 import { RestSchedulerClient } from '../client/restSchedulerClient';
-import { addAllEventHandlers, addVolumeEventHandlers } from '../eventHandlers';
+import { addAllEventHandlers, addServiceEventHandlers, addVolumeEventHandlers } from '../eventHandlers';
 import { POD_DISRUPTION_CONDITIONS } from '../plugins/defaultpreemption/defaultPreemption';
 import { Scheduler } from '../scheduler';
 import type { SchedulerConfiguration } from './schedulerConfig';
@@ -136,6 +136,7 @@ export async function runScheduler(ctx: DaemonContext<SchedulerConfiguration>): 
   });
   addAllEventHandlers(scheduler, podInformer, nodeInformer);
   addVolumeEventHandlers(scheduler, volumeInformer, claimInformer, classInformer, csiNodeInformer);
+  addServiceEventHandlers(scheduler, serviceInformer);
   factory.start();
   ctx.health.add(
     {

@@ -31,6 +31,9 @@ export type ClusterEvent =
   | 'StorageClassAdd'
   | 'CSINodeAdd'
   | 'CSINodeUpdate'
+  | 'ServiceAdd'
+  | 'ServiceUpdate'
+  | 'ServiceDelete'
   | 'UnschedulableTimeout'
   | 'ForceActivate';
 
