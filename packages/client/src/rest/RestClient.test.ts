@@ -309,6 +309,30 @@ describe('RestClient over HTTPS', () => {
     expect(elapsed).toBeLessThan(3000);
   });
 
+  it('keeps the connections of a burst open for the next one (no new TLS handshakes)', async () => {
+    const patient = new FakeApiServer({ pki, token: 'secret', keepAliveTimeoutMs: 60_000 });
+    await patient.start();
+    const sockets = new Set<unknown>();
+    // each answer waits, so that every request of a burst has a connection of its own
+    patient.hook = (_r, res) => {
+      sockets.add(res.socket);
+      setTimeout(() => reply(res, 200, {}), 50);
+      return true;
+    };
+    const c = client({ server: patient.url });
+    const burst = () => Promise.all(Array.from({ length: 40 }, () => c.get().resource('configmaps').do()));
+    try {
+      await burst();
+      const opened = sockets.size;
+      expect(opened).toBeGreaterThan(25);
+      await burst();
+      expect(sockets.size).toBe(opened);
+    } finally {
+      c.close();
+      await patient.stop();
+    }
+  });
+
   it('creates and deletes through the resource client', async () => {
     const cms = new TypedClient<KubeObject>(client(), configmaps);
     const created = await cms.create({ metadata: { name: 'made', namespace: 'b' }, data: { k: 'v' } });

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
+import { createSecureContext } from 'node:tls';
 import * as zlib from 'node:zlib';
 import { FileTokenSource } from '../kubeconfig/FileTokenSource';
 import { sleep } from '../util/sleep';
@@ -77,14 +78,17 @@ export class RestClient {
     const agentOptions: https.AgentOptions = {
       keepAlive: true,
       maxSockets: options.maxSockets ?? 256,
-      maxFreeSockets: 25,
+      // Connections opened for a burst stay open until the server closes them idle (the apiserver
+      // after 2 minutes): closing all but a few as soon as they were free, the next burst opened
+      // them again, a TLS handshake each, over and over for a scheduler binding a backlog of pods.
+      maxFreeSockets: options.maxSockets ?? 256,
     };
     if (this.base.protocol === 'https:') {
       this.agent = new https.Agent({
         ...agentOptions,
-        ca: config.ca,
-        cert: config.cert,
-        key: config.key,
+        // One TLS context for every connection: given as ca, cert and key instead, each new
+        // connection parses them again, and every request's pool name is built from their text.
+        secureContext: createSecureContext({ ca: config.ca, cert: config.cert, key: config.key }),
         rejectUnauthorized: !config.insecure,
         ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
       });

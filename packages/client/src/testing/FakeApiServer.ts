@@ -43,6 +43,11 @@ export interface FakeApiServerOptions {
   goneAs?: 'http' | 'event';
   /** Gzip answers when the client accepts it. */
   gzip?: boolean;
+  /**
+   * How long an idle connection stays open, in ms (default 500). Node's agent keeps a connection for
+   * the next request only when the server's Keep-Alive hint is more than a second.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 function status(code: number, reason: string, message: string): Status {
@@ -76,7 +81,7 @@ export class FakeApiServer {
       },
       (req, res) => this.handle(req, res),
     );
-    this.server.keepAliveTimeout = 500;
+    this.server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 500;
   }
 
   async start(): Promise<void> {
