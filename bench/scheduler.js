@@ -17,6 +17,7 @@ const { startAPIServerProcess } = require('../packages/apiserver/dist');
 const { PodKind, NodeKind } = require('../packages/api/dist');
 const { buildConfigFromFlags, clientFor, RestClient } = require('../packages/client/dist');
 const { percentile, ms, runConcurrent } = require('./lib/stats');
+const { processCpuMicros } = require('./lib/process-cpu');
 
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
@@ -158,11 +159,19 @@ async function main() {
     scheduler = startScheduler(api.kubeconfig);
     await scheduler.synced;
     const synced = performance.now();
+    // CPU per pod: steadier than the rate on a shared machine, where the rate moves with the load
+    const cpuBefore = [processCpuMicros(scheduler.child.pid), processCpuMicros(api.process.child.pid)];
     await backlog.done();
+    const cpuPerPod = [processCpuMicros(scheduler.child.pid), processCpuMicros(api.process.child.pid)].map(
+      (after, i) => (after - cpuBefore[i]) / PODS,
+    );
     const last = Math.max(...backlog.bound.values());
     console.log(
       `backlog: ${PODS} pending pods scheduled+bound at ${(PODS / ((last - synced) / 1000)).toFixed(0)} pods/s ` +
         `(${((last - synced) / 1000).toFixed(2)} s after the caches synced, ${((synced - launched) / 1000).toFixed(2)} s start-up)`,
+    );
+    console.log(
+      `  CPU per pod: scheduler ${cpuPerPod[0].toFixed(0)} µs, apiserver ${cpuPerPod[1].toFixed(0)} µs`,
     );
 
     const perNode = new Map();
