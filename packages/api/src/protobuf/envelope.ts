@@ -18,9 +18,18 @@ export interface Envelope {
 
 export class ProtobufEnvelopeError extends Error {}
 
+/** Each root's Unknown message, looked up once: a lookup walks the root's namespaces by name. */
+const unknownTypes = new WeakMap<protobuf.Root, protobuf.Type>();
+
+function unknownType(root: protobuf.Root): protobuf.Type {
+  let type = unknownTypes.get(root);
+  if (!type) unknownTypes.set(root, (type = root.lookupType(wellKnownMessages.unknown)));
+  return type;
+}
+
 /** Wraps a raw message in the Unknown envelope, behind the prefix. */
 export function encodeEnvelope(root: protobuf.Root, envelope: Envelope): Uint8Array {
-  const unknown = root.lookupType(wellKnownMessages.unknown);
+  const unknown = unknownType(root);
   const message: Record<string, unknown> = {
     typeMeta: { apiVersion: envelope.apiVersion, kind: envelope.kind },
     raw: envelope.raw,
@@ -41,7 +50,7 @@ export function decodeEnvelope(root: protobuf.Root, bytes: Uint8Array): Envelope
       'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
     );
   }
-  const unknown = root.lookupType(wellKnownMessages.unknown);
+  const unknown = unknownType(root);
   let message: Record<string, unknown>;
   try {
     message = unknown.decode(bytes.subarray(protobufPrefix.length)) as unknown as Record<string, unknown>;

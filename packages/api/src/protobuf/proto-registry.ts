@@ -411,9 +411,11 @@ export class ProtoRegistry {
   }
 
   private structCodec(fullName: string): Codec {
+    // looked up at the first value, when the message is surely defined, and kept
+    let codec: MessageCodec | undefined;
     return {
-      toProto: (v) => this.toProtoObject(this.codec(fullName), v),
-      fromProto: (p) => this.fromProtoObject(this.codec(fullName), p),
+      toProto: (v) => this.toProtoObject((codec ??= this.codec(fullName)), v),
+      fromProto: (p) => this.fromProtoObject((codec ??= this.codec(fullName)), p),
     };
   }
 

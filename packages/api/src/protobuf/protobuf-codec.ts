@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type protobuf from 'protobufjs';
 import { splitAPIVersion } from '../restmapping/rest-mapper';
 import type { KindDeclaration } from '../schema/kind';
 import { DeleteOptionsSchema, StatusSchema, WatchEventSchema } from '../meta/status';
@@ -84,18 +85,30 @@ export class ProtobufCodec {
    * whose object is the full protobuf body of the object.
    */
   encodeWatchEvent(type: string, obj: { apiVersion?: string; kind?: string }): Uint8Array {
-    const watchEvent = this.registry.types.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
-    const event = watchEvent.encode({ type, object: { raw: this.encode(obj) } }).finish();
+    const event = this.watchEventType()
+      .encode({ type, object: { raw: this.encode(obj) } })
+      .finish();
     const frame = new Uint8Array(4 + event.length);
     new DataView(frame.buffer).setUint32(0, event.length, false);
     frame.set(event, 4);
     return frame;
   }
 
+  private watchEvent: protobuf.Type | undefined;
+
+  /** The WatchEvent message, looked up once. */
+  private watchEventType(): protobuf.Type {
+    return (this.watchEvent ??= this.registry.types.lookupType(
+      'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent',
+    ));
+  }
+
   /** Decodes the message of one watch frame (without its length prefix). */
   decodeWatchEvent(message: Uint8Array): { type: string; object: Record<string, unknown> } {
-    const watchEvent = this.registry.types.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
-    const decoded = watchEvent.decode(message) as unknown as { type?: string; object?: { raw?: Uint8Array } };
+    const decoded = this.watchEventType().decode(message) as unknown as {
+      type?: string;
+      object?: { raw?: Uint8Array };
+    };
     return { type: decoded.type ?? '', object: this.decode(decoded.object?.raw ?? new Uint8Array()) };
   }
 
