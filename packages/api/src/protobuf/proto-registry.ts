@@ -28,11 +28,22 @@ function toNumber(v: unknown): number {
 const int64Codec: Codec = { toProto: (v) => v, fromProto: toNumber };
 
 function timeCodec(micro: boolean): Codec {
+  // An object's timestamps are often the same second, and so are those of objects written together:
+  // the last second converted each way is kept.
+  let lastText: string | undefined;
+  let lastTextSeconds = 0;
+  let lastSeconds = NaN;
+  let lastISO = '';
   return {
     toProto: (v) => {
       const text = String(v);
-      const ms = Date.parse(text);
-      const seconds = Math.floor(ms / 1000);
+      // the seconds: the text without its fraction, which only the nanoseconds read
+      const whole = micro ? text.replace(/\.\d+/, '') : text;
+      if (whole !== lastText) {
+        lastText = whole;
+        lastTextSeconds = Math.floor(Date.parse(whole) / 1000);
+      }
+      const seconds = lastTextSeconds;
       let nanos = 0;
       if (micro) {
         const m = /\.(\d+)/.exec(text);
@@ -43,7 +54,11 @@ function timeCodec(micro: boolean): Codec {
     fromProto: (p) => {
       const { seconds, nanos } = p as { seconds?: unknown; nanos?: number };
       const s = seconds === undefined ? 0 : toNumber(seconds);
-      const iso = new Date(s * 1000).toISOString().slice(0, 19);
+      if (s !== lastSeconds) {
+        lastSeconds = s;
+        lastISO = new Date(s * 1000).toISOString().slice(0, 19);
+      }
+      const iso = lastISO;
       if (!micro) return `${iso}Z`;
       return `${iso}.${String(Math.floor((nanos ?? 0) / 1000)).padStart(6, '0')}Z`;
     },
@@ -72,7 +87,10 @@ const rawJSONCodec = (field: 'raw' | 'Raw'): Codec => ({
   toProto: (v) => ({ [field]: Buffer.from(JSON.stringify(v)) }),
   fromProto: (p) => {
     const raw = (p as Record<string, Uint8Array | undefined>)[field];
-    return raw && raw.length ? JSON.parse(Buffer.from(raw).toString('utf8')) : {};
+    // read in place: Buffer.from(raw) would copy the bytes first
+    return raw && raw.length
+      ? JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'))
+      : {};
   },
 });
 

@@ -1,10 +1,11 @@
 import { ConfigMapKind } from '../kinds/core/configmap';
+import { LeaseKind } from '../kinds/coordination/lease';
 import { protobufPrefix } from './envelope';
 import { ProtobufCodec } from './protobuf-codec';
 import * as pb from '../testing/proto-wire';
 
 describe('ProtobufCodec', () => {
-  const codec = new ProtobufCodec([ConfigMapKind]);
+  const codec = new ProtobufCodec([ConfigMapKind, LeaseKind]);
 
   const cm = {
     apiVersion: 'v1',
@@ -47,6 +48,36 @@ describe('ProtobufCodec', () => {
 
   it('round-trips an object JSON -> protobuf -> JSON unchanged', () => {
     expect(codec.decode(codec.encode(cm))).toEqual(cm);
+  });
+
+  it('converts each timestamp of a sequence, repeated or not, both ways (Time and MicroTime)', () => {
+    const times = [
+      '2026-11-22T21:00:00Z',
+      '2026-11-22T21:00:00Z',
+      '2026-11-22T21:00:01Z',
+      '1969-12-31T23:59:59Z',
+      '2026-11-22T21:00:00Z',
+    ];
+    for (const t of times) {
+      const obj = { ...cm, metadata: { ...cm.metadata, creationTimestamp: t } };
+      expect(codec.decode(codec.encode(obj))).toEqual(obj);
+    }
+    const lease = (renewTime: string) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', namespace: 'default' },
+      spec: { holderIdentity: 'a', renewTime },
+    });
+    const micro = [
+      ['2026-11-22T21:00:00.123456Z', '2026-11-22T21:00:00.123456Z'],
+      ['2026-11-22T21:00:00.654321Z', '2026-11-22T21:00:00.654321Z'],
+      ['2026-11-22T22:00:00.500000+01:00', '2026-11-22T21:00:00.500000Z'],
+      ['2026-11-22T21:00:02Z', '2026-11-22T21:00:02.000000Z'],
+      ['2026-11-22T21:00:00.000001Z', '2026-11-22T21:00:00.000001Z'],
+    ];
+    for (const [sent, read] of micro) {
+      expect(codec.decode(codec.encode(lease(sent!)))).toEqual(lease(read!));
+    }
   });
 
   it('writes the k8s prefix and the Unknown envelope with the TypeMeta', () => {
