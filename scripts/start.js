@@ -12,9 +12,9 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 // Young generation sizes: V8 grows new space up to twice the semi-space size while a daemon starts
 // and never gives it back, so an idle daemon keeps it resident. Every daemon of the suite keeps 1 MB
-// semi-spaces, about 6 MB less resident each than 4 MB; the load of a local cluster does not need
-// more (measured: a 150-replica Deployment rolled out in 9.2-9.6 s with 1 MB for the apiserver and
-// 9.6-9.7 s with 4 MB, at the same apiserver CPU).
+// semi-spaces (the apiserver 85-91 MiB resident when idle, against 100-102 MiB with 4 MB); the load of
+// a local cluster does not need more (measured: a 150-replica Deployment rolled out in 9.2-9.6 s with
+// 1 MB for the apiserver and 9.6-9.7 s with 4 MB, at the same apiserver CPU).
 const apiserverOptions = ['--max-semi-space-size=1'];
 // The reconcilers' work is bounded by their API rate limits (--orch-api-qps), not by their CPU: without
 // the optimizing compiler they keep 8-11 MB less resident each, at the same speed (measured: a

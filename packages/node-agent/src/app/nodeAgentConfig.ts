@@ -33,7 +33,7 @@ export interface NodeAgentConfiguration {
   podRunDurationMs: number;
   /** simulated: status from a timeline; process: containers run as local processes. */
   podRuntime: PodRuntimeMode;
-  /** The process runtime's directory (logs, termination messages, working directories). */
+  /** The agent's directory: the process runtime's logs, termination messages and working directories, and `pki`. */
   rootDir: string;
   writers: number;
   /** The agent's HTTPS server (--address, --port, --client-ca-file, --tls-*, --cert-dir). */
