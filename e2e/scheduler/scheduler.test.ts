@@ -1,4 +1,4 @@
-import { EndpointsKind, EventKind, ServiceKind, type Pod } from '@orch/api';
+import { EndpointsKind, ServiceKind, type Pod } from '@orch/api';
 import http from 'node:http';
 import { eventually, freePort } from '@orch/apiserver';
 import { clientFor, sleep } from '@orch/client';
@@ -94,11 +94,7 @@ describe('orch-scheduler against a real apiserver', () => {
   });
 
   it('tries an unschedulable pod again when a Service is added, as Kubernetes does', async () => {
-    const events = clientFor(cluster.rest, EventKind, { namespace: 'default' });
-    const failures = async () =>
-      (await events.list()).items.find(
-        (e) => e.reason === 'FailedScheduling' && e.involvedObject?.name === 'huge',
-      )?.count ?? 0;
+    const failures = async () => (await eventAbout(cluster, 'FailedScheduling', 'huge')).count ?? 0;
     // settled: nothing else moves unschedulable pods here (the nodes are static), and the next
     // periodic retry of `huge` is a minute after its last attempt
     let before = await failures();

@@ -92,6 +92,7 @@ export { FileTransport, type FileTransportOptions } from './logs/fileTransport';
 export { StreamTransport } from './logs/streamTransport';
 
 // Secure serving.
+export { tlsHandshake } from './server/testHttps';
 export { SecureServer, type RouteHandler, type SecureServerOptions } from './server/secureServer';
 export { serveUpgrades, upgradeOf, type UpgradeConnection } from './server/upgrade';
 export { secureServingOptionsFromFlags, type SecureServingOptions } from './server/secureServingOptions';

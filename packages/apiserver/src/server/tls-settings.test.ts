@@ -2,33 +2,24 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type ConnectionOptions } from 'node:tls';
-import { generateSelfSignedCertificate } from '@orch/component-base';
+import type { ConnectionOptions } from 'node:tls';
+import { generateSelfSignedCertificate, tlsHandshake } from '@orch/component-base';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 
 /** The protocol and cipher a handshake with the server settles on, or the handshake's failure. */
-function handshake(
+async function handshake(
   port: number,
   options: ConnectionOptions,
 ): Promise<{ protocol: string | null; cipher: string } | { error: string }> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...options }, () => {
-      resolve({ protocol: socket.getProtocol(), cipher: socket.getCipher().name });
-      socket.end();
-    });
-    socket.on('error', (e) => resolve({ error: e.message }));
-  });
+  const r = await tlsHandshake(port, options);
+  return r.ok ? { protocol: r.protocol, cipher: r.cipher } : { error: r.error };
 }
 
 /** The SHA-256 fingerprint of the certificate the server presents for `servername`. */
-function servedCertificate(port: number, servername?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, servername }, () => {
-      resolve(socket.getPeerCertificate().fingerprint256);
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
+async function servedCertificate(port: number, servername?: string): Promise<string> {
+  const r = await tlsHandshake(port, { servername });
+  if (!r.ok) throw new Error(r.error);
+  return r.fingerprint;
 }
 
 const port = (s: TestAPIServer) => Number(new URL(s.url).port);

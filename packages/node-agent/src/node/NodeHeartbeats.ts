@@ -30,7 +30,7 @@ export interface NodeHeartbeatsOptions {
   /** The attachable volumes the node's pods use (its status.volumesInUse). */
   volumesInUse?: (nodeName: string) => readonly string[];
   /** The container images present on the node (its status.images). */
-  images?: (nodeName: string) => NonNullable<Node['status']>['images'];
+  images?: (nodeName: string) => Readonly<NonNullable<Node['status']>['images']>;
   /** Called with the node the API returns for each status posted. */
   onStatusPosted?: (node: Node) => void;
 }
@@ -261,7 +261,7 @@ export class NodeHeartbeats {
   private currentStatus(state: NodeState, now: number): NonNullable<Node['status']> {
     let status = nodeStatus(state.spec, now, state.conditions);
     const images = this.opts.images?.(state.spec.name) ?? [];
-    if (images.length > 0) status = { ...status, images };
+    if (images.length > 0) status = { ...status, images: [...images] };
     const inUse = this.opts.volumesInUse?.(state.spec.name) ?? [];
     return inUse.length > 0 ? { ...status, volumesInUse: [...inUse] } : status;
   }

@@ -30,7 +30,7 @@ export interface PodRunner {
   /** What the running containers of the pods on a node use at `now` (the Summary API's source). */
   resourceUsage(nodeName: string, now: number): Promise<PodUsage[]>;
   /** The container images present on a node (its status.images); none when the runner keeps no images. */
-  nodeImages?(nodeName: string): ContainerImage[];
+  nodeImages?(nodeName: string): readonly ContainerImage[];
 }
 
 /** The usage of a pod's running containers at one instant. */

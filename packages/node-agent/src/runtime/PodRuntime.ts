@@ -134,7 +134,7 @@ export class PodRuntime implements PodRunner {
   }
 
   /** The images the node's containers have started from (see NodeImages). */
-  nodeImages(nodeName: string): ContainerImage[] {
+  nodeImages(nodeName: string): readonly ContainerImage[] {
     return this.images.list(nodeName);
   }
 

@@ -19,6 +19,21 @@ describe('NodeImages', () => {
     );
   });
 
+  test('the list is computed once for each set of images, and again after an image is added', () => {
+    const images = new NodeImages();
+    images.add('n0', 'nginx');
+    const first = images.list('n0');
+    expect(images.list('n0')).toBe(first);
+    images.add('n0', 'nginx');
+    expect(images.list('n0')).toBe(first);
+    images.add('n1', 'redis');
+    expect(images.list('n0')).toBe(first);
+    images.add('n0', 'redis');
+    const second = images.list('n0');
+    expect(second).not.toBe(first);
+    expect(second.map((i) => i.names?.[1]).sort()).toEqual(['nginx:latest', 'redis:latest']);
+  });
+
   test('sizes are the same for the same name, between 20 and 500 MB; the largest come first, 50 at most', () => {
     expect(simulatedImageSize('nginx')).toBe(simulatedImageSize('nginx'));
     const images = new NodeImages();

@@ -30,6 +30,8 @@ function imageNames(image: string): string[] {
  */
 export class NodeImages {
   private readonly byNode = new Map<string, Set<string>>();
+  /** Each node's status.images as last computed; dropped when the node gains an image. */
+  private readonly listed = new Map<string, readonly ContainerImage[]>();
 
   /** Notes that a container of `nodeName` started from `image`; true when the node did not have it. */
   add(nodeName: string, image: string): boolean {
@@ -38,15 +40,24 @@ export class NodeImages {
     if (!images) this.byNode.set(nodeName, (images = new Set()));
     if (images.has(image)) return false;
     images.add(image);
+    this.listed.delete(nodeName);
     return true;
   }
 
-  /** The node's images as status.images lists them. */
-  list(nodeName: string): ContainerImage[] {
-    return [...(this.byNode.get(nodeName) ?? [])]
-      .map((image) => ({ image, size: simulatedImageSize(image) }))
-      .sort((a, b) => b.size - a.size || a.image.localeCompare(b.image))
-      .slice(0, NODE_STATUS_MAX_IMAGES)
-      .map(({ image, size }) => ({ names: imageNames(image), sizeBytes: size }));
+  /**
+   * The node's images as status.images lists them. Computed once for each set of images: every
+   * status the node computes asks again, and the list changes only when {@link add} says so.
+   */
+  list(nodeName: string): readonly ContainerImage[] {
+    let listed = this.listed.get(nodeName);
+    if (!listed) {
+      listed = [...(this.byNode.get(nodeName) ?? [])]
+        .map((image) => ({ image, size: simulatedImageSize(image) }))
+        .sort((a, b) => b.size - a.size || a.image.localeCompare(b.image))
+        .slice(0, NODE_STATUS_MAX_IMAGES)
+        .map(({ image, size }) => ({ names: imageNames(image), sizeBytes: size }));
+      this.listed.set(nodeName, listed);
+    }
+    return listed;
   }
 }
