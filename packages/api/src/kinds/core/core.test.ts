@@ -662,7 +662,7 @@ describe('Secret', () => {
 
   it('validates keys and type-specific data with Kubernetes messages', () => {
     expect(run(SecretSchema, { type: 'Opaque', data: { 'bad key': 'AA==', '..x': 'AA==' } })).toEqual([
-      "data[bad key]: Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key_name', regex used for validation is '[-._a-zA-Z0-9]+')",
+      "data[bad key]: Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
       'data[..x]: Invalid value: "..x": must not start with \'..\'',
     ]);
     expect(run(SecretSchema, { type: 'kubernetes.io/tls', data: { 'tls.crt': 'AA==' } })).toEqual([

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { field, list, str, struct, time } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { objectMeta, typeMeta } from '../../meta/object-meta';
-import { isQualifiedName } from '../../util/names';
+import { isQualifiedName, nameIsDNSLabel } from '../../util/names';
 import { child, invalid, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
 
@@ -87,6 +87,8 @@ export const NamespaceKind = defineKind({
   shortNames: ['ns'],
   namespaced: false,
   schema: NamespaceSchema,
+  // Kubernetes' ValidateNamespaceName: a namespace name is an RFC 1123 label, not a subdomain.
+  nameValidation: nameIsDNSLabel,
   subresources: { status: true, finalize: { verbs: ['update'] } },
   selectableFields: {
     'status.phase': (ns) => ns.status?.phase ?? '',

@@ -2,30 +2,13 @@ import type { Static } from '@sinclair/typebox';
 import { bool, bytes, map, str, stringMap, struct, type StructSchema } from '../../schema/fields';
 import { defineKind } from '../../schema/kind';
 import { objectMeta, typeMeta } from '../../meta/object-meta';
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, maxLenError, regexError } from '../../util/names';
-import { forbidden, invalid, key, required, tooLong, type FieldError } from '../../validation/field-error';
+import { invalid, key, required, tooLong, type FieldError } from '../../validation/field-error';
 import { ageColumn, nameColumn } from '../columns';
+import { dataKeyErrors, decodedLength, immutableDataErrors, MAX_SECRET_SIZE } from './config-data';
+
+export { MAX_SECRET_SIZE } from './config-data';
 
 const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
-
-/** Largest total size of a secret's data values (1 MiB). */
-export const MAX_SECRET_SIZE = 1024 * 1024;
-
-const configKeyFmt = '[-._a-zA-Z0-9]+';
-const configKeyRegexp = new RegExp(`^${configKeyFmt}$`);
-const configKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
-
-/** Kubernetes' IsConfigMapKey: the keys of ConfigMap and Secret data. */
-export function isConfigMapKey(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-  if (!configKeyRegexp.test(value))
-    errs.push(regexError(configKeyErrMsg, configKeyFmt, 'key.name', 'KEY_NAME', 'key_name'));
-  if (value === '.') errs.push("must not be '.'");
-  else if (value === '..') errs.push("must not be '..'");
-  else if (value.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
-}
 
 const secretFields = {
   ...typeMeta(),
@@ -61,10 +44,6 @@ export const SecretSchema = struct(core('Secret'), secretFields, {
   validate: (secret) => validateSecret(secret),
 });
 export type Secret = Static<typeof SecretSchema>;
-
-function decodedLength(b64: string): number {
-  return Buffer.from(b64, 'base64').length;
-}
 
 /** The type-specific keys Kubernetes requires (ValidateSecret). */
 function validateSecretType(secret: SecretValue): FieldError[] {
@@ -123,21 +102,12 @@ function jsonObjectProblem(text: string): string | undefined {
 
 /** Kubernetes' ValidateSecret (beyond the object metadata). */
 export function validateSecret(secret: SecretValue): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = dataKeyErrors(secret.data, 'data');
   let total = 0;
-  for (const [k, v] of Object.entries(secret.data ?? {})) {
-    for (const msg of isConfigMapKey(k)) errors.push(invalid(key('data', k), k, msg));
-    total += decodedLength(v);
-  }
+  for (const v of Object.values(secret.data ?? {})) total += decodedLength(v);
   if (total > MAX_SECRET_SIZE) errors.push(tooLong('data', '', MAX_SECRET_SIZE));
   errors.push(...validateSecretType(secret));
   return errors;
-}
-
-function sameData(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  const ka = Object.keys(a ?? {});
-  if (ka.length !== Object.keys(b ?? {}).length) return false;
-  return ka.every((k) => b?.[k] === a?.[k]);
 }
 
 export const SecretKind = defineKind({
@@ -149,15 +119,8 @@ export const SecretKind = defineKind({
   namespaced: true,
   schema: SecretSchema,
   selectableFields: { type: (s) => s.type ?? '' },
-  validateUpdate: (secret, old) => {
-    if (old.immutable !== true) return [];
-    const errors: FieldError[] = [];
-    if (secret.immutable !== true)
-      errors.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
-    if (!sameData(secret.data, old.data))
-      errors.push(forbidden('data', 'field is immutable when `immutable` is set'));
-    return errors;
-  },
+  // stringData is not compared: it was merged into data before validation.
+  validateUpdate: (secret, old) => immutableDataErrors(secret, old, ['data']),
   columns: [
     nameColumn(),
     { name: 'Type', type: 'string', description: 'Type of the secret.', cell: (s) => s.type ?? '' },

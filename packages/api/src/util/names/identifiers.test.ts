@@ -1,5 +1,6 @@
 import {
   isCIdentifier,
+  isConfigMapKey,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -234,5 +235,28 @@ describe('isWildcardDNS1123Subdomain', () => {
     ],
   ])('%j', (value, expected) => {
     expect(isWildcardDNS1123Subdomain(value)).toEqual(expected);
+  });
+});
+
+describe('isConfigMapKey', () => {
+  const msg =
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+  it.each<[string, string[]]>([
+    ['key.name', []],
+    ['KEY_NAME', []],
+    ['key-name', []],
+    ['.dotfile', []],
+    ['a..b', []],
+    ['k'.repeat(253), []],
+    ['', [msg]],
+    ['a/b', [msg]],
+    ['a b', [msg]],
+    ['.', ["must not be '.'"]],
+    ['..', ["must not be '..'"]],
+    ['..a', ["must not start with '..'"]],
+    ['../a', [msg, "must not start with '..'"]],
+    ['k'.repeat(254), ['must be no more than 253 characters']],
+  ])('%j', (value, expected) => {
+    expect(isConfigMapKey(value)).toEqual(expected);
   });
 });

@@ -178,13 +178,34 @@ export function isEnvVarName(value: string): readonly string[] {
   if (!envVarNameRegexp.test(value)) {
     errs = [regexError(envVarNameErrMsg, envVarNameFmt, 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1')];
   }
-  let chdir: string | undefined;
-  if (value === '.') chdir = "must not be '.'";
-  else if (value === '..') chdir = "must not be '..'";
-  else if (value.startsWith('..')) chdir = "must not start with '..'";
+  const chdir = chDirPrefixError(value);
   if (chdir !== undefined) (errs ??= []).push(chdir);
   return errs ?? NONE;
 }
 
+/** Kubernetes' hasChDirPrefix: `.`, `..` and names starting with `..` would move up a directory. */
+function chDirPrefixError(value: string): string | undefined {
+  if (value === '.') return "must not be '.'";
+  if (value === '..') return "must not be '..'";
+  if (value.startsWith('..')) return "must not start with '..'";
+  return undefined;
+}
+
 /** Alias of {@link isEnvVarName} under the name used by callers validating env var names. */
 export const isValidEnvVarName = isEnvVarName;
+
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyRegexp = new RegExp(`^${configMapKeyFmt}$`);
+
+/** A key of ConfigMap data and binaryData and of Secret data (IsConfigMapKey). */
+export function isConfigMapKey(value: string): readonly string[] {
+  let errs: string[] | undefined;
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs = [maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH)];
+  if (!configMapKeyRegexp.test(value)) {
+    (errs ??= []).push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
+  }
+  const chdir = chDirPrefixError(value);
+  if (chdir !== undefined) (errs ??= []).push(chdir);
+  return errs ?? NONE;
+}
