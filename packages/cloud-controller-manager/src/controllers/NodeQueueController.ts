@@ -18,10 +18,22 @@ export abstract class NodeQueueController extends QueueController {
     this.informer = ctx.informers.informerFor<Node>(NODES);
   }
 
-  /** Enqueues every cached node each `ms` until the controller stops. */
+  private resyncs = false;
+
+  /**
+   * Enqueues every cached node once the cache has synced, then each `ms` until the controller
+   * stops, as Kubernetes' wait.Until runs a periodic function first at once.
+   */
   protected resyncEvery(ms: number): void {
-    this.every(ms, () => {
-      for (const node of this.informer.lister().list()) this.enqueue(node);
-    });
+    this.resyncs = true;
+    this.every(ms, () => this.enqueueAll());
+  }
+
+  protected override onSynced(): void {
+    if (this.resyncs) this.enqueueAll();
+  }
+
+  private enqueueAll(): void {
+    for (const node of this.informer.lister().list()) this.enqueue(node);
   }
 }

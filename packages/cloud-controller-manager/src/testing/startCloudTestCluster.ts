@@ -46,6 +46,8 @@ export async function startCloudTestCluster(
   options: Partial<CloudControllerOptions> = {},
   /** The feature gates of the apiserver and the controllers; their defaults unless given. */
   featureGates?: FeatureGates,
+  /** Run against the apiserver before the controllers start (objects that are there at their start). */
+  beforeStart?: (nodes: TypedClient<Node>) => Promise<void>,
 ): Promise<CloudTestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-ccm-test-'));
   const configFile = join(dir, 'cloud.yaml');
@@ -73,6 +75,7 @@ export async function startCloudTestCluster(
       error: (m) => (process.env.CCM_TEST_LOG ? process.stderr.write(m + '\n') : undefined),
     },
   });
+  await beforeStart?.(clientFor(rest, NodeKind));
   await manager.start();
   return {
     api,

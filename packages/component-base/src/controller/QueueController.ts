@@ -55,6 +55,9 @@ export abstract class QueueController implements RunningController {
     this.timers.push(timer);
   }
 
+  /** Called once the informers have synced, before the workers start (a first periodic round). */
+  protected onSynced(): void {}
+
   /** Starts the workers once every informer has synced. */
   run(informers: readonly SharedIndexInformer<KubeObject>[]): this {
     this.running = (async () => {
@@ -63,6 +66,7 @@ export abstract class QueueController implements RunningController {
         { signal: this.abort.signal },
       );
       if (!synced) return;
+      this.onSynced();
       const worker = async (): Promise<void> => {
         for (;;) {
           const next = await this.queue.get();

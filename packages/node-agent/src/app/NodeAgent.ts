@@ -75,6 +75,7 @@ export class NodeAgent {
         version: opts.version,
         bootID,
         externalCloudProvider: config.externalCloudProvider,
+        nodeIP: config.nodeIP,
         kubeletPort: config.server.port,
         // the process runtime's containers run on this host: the nodes report where it is reached;
         // simulated nodes report --node-ip when it is given, so that the apiserver reaches their server

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { formatMicroTime, formatTime, parseQuantity, type Lease, type Node, type Taint } from '@orch/api';
+import {
+  formatMicroTime,
+  formatTime,
+  parseQuantity,
+  PROVIDED_NODE_IP_ANNOTATION,
+  type Lease,
+  type Node,
+  type Taint,
+} from '@orch/api';
 import { nodeInternalIP, nodePodCIDR } from './addresses';
 
 /** Namespace of the node leases. */
@@ -32,6 +40,11 @@ export interface SimulatedNode {
   bootID: string;
   /** The addresses are the cloud's once registered (--cloud-provider=external). */
   externalCloudProvider: boolean;
+  /**
+   * --node-ip under an external cloud provider: announced in the provided-node-ip annotation, as the
+   * kubelet does, for the cloud controller manager to keep that address.
+   */
+  providedNodeIP?: string;
   /** The port of the agent's server, reported as the kubelet endpoint. */
   kubeletPort: number;
   /** The Hostname address (the node's name when it has none of its own). */
@@ -62,6 +75,8 @@ export interface SimulatedNodeOptions {
   version: string;
   bootID: string;
   externalCloudProvider?: boolean;
+  /** --node-ip, when given. */
+  nodeIP?: string;
   /** Default KUBELET_PORT. */
   kubeletPort?: number;
   /**
@@ -117,6 +132,7 @@ export function simulatedNode(name: string, index: number, opts: SimulatedNodeOp
     version: opts.version,
     bootID: opts.bootID,
     externalCloudProvider: opts.externalCloudProvider ?? false,
+    ...(opts.externalCloudProvider && opts.nodeIP ? { providedNodeIP: opts.nodeIP } : {}),
     kubeletPort: opts.kubeletPort ?? KUBELET_PORT,
     ...(opts.host?.hostname ? { hostname: opts.host.hostname } : {}),
     system: opts.system ?? SIMULATED_SYSTEM,
@@ -140,7 +156,10 @@ export function nodeObject(node: SimulatedNode): Node {
     metadata: {
       name: node.name,
       labels: { ...node.labels },
-      annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      annotations: {
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        ...providedNodeIP(node),
+      },
     },
     spec: {
       podCIDR: node.podCIDR,
@@ -150,10 +169,16 @@ export function nodeObject(node: SimulatedNode): Node {
   } as Node;
 }
 
+/** The provided-node-ip annotation of a node given --node-ip under an external cloud provider. */
+function providedNodeIP(node: SimulatedNode): Record<string, string> {
+  return node.providedNodeIP ? { [PROVIDED_NODE_IP_ANNOTATION]: node.providedNodeIP } : {};
+}
+
 /**
  * Brings an existing Node in line with the agent's description, as the kubelet reconciles on
  * re-registration: its labels and taints are added (but not the uninitialized taint, which only a
- * new node gets); others' labels and taints are kept.
+ * new node gets); others' labels and taints are kept. The provided-node-ip annotation follows
+ * --node-ip: set to it, or removed without it.
  */
 export function reconcileNode(existing: Node, node: SimulatedNode): Node {
   const taints = [...(existing.spec?.taints ?? [])];
@@ -163,7 +188,11 @@ export function reconcileNode(existing: Node, node: SimulatedNode): Node {
   }
   return {
     ...existing,
-    metadata: { ...existing.metadata, labels: { ...existing.metadata?.labels, ...node.labels } },
+    metadata: {
+      ...existing.metadata,
+      labels: { ...existing.metadata?.labels, ...node.labels },
+      ...reconciledAnnotations(existing.metadata?.annotations, node),
+    },
     spec: {
       ...existing.spec,
       podCIDR: existing.spec?.podCIDR || node.podCIDR,
@@ -171,6 +200,16 @@ export function reconcileNode(existing: Node, node: SimulatedNode): Node {
       ...(taints.length > 0 ? { taints } : {}),
     },
   } as Node;
+}
+
+/** The existing annotations with provided-node-ip brought in line (none left empty). */
+function reconciledAnnotations(
+  existing: Record<string, string> | undefined,
+  node: SimulatedNode,
+): { annotations?: Record<string, string> } {
+  const { [PROVIDED_NODE_IP_ANNOTATION]: _previous, ...others } = existing ?? {};
+  const annotations = { ...others, ...providedNodeIP(node) };
+  return Object.keys(annotations).length > 0 || existing !== undefined ? { annotations } : {};
 }
 
 const CONDITIONS: readonly Omit<NodeCondition, 'lastHeartbeatTime' | 'lastTransitionTime'>[] = [

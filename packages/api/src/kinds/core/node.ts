@@ -21,6 +21,13 @@ import { ageColumn, nameColumn } from '../columns';
 
 const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
 
+/**
+ * The IP the node agent was given with --node-ip under an external cloud provider (the kubelet's
+ * annotation): the cloud controller manager keeps that address of the cloud's, not the others of
+ * its type.
+ */
+export const PROVIDED_NODE_IP_ANNOTATION = 'alpha.kubernetes.io/provided-node-ip';
+
 export const TaintSchema = struct(
   core('Taint'),
   {

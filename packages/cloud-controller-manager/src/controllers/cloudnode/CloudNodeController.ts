@@ -3,8 +3,10 @@ import {
   LABEL_FAILURE_DOMAIN_BETA_ZONE,
   LABEL_TOPOLOGY_REGION,
   LABEL_TOPOLOGY_ZONE,
+  PROVIDED_NODE_IP_ANNOTATION,
   type Node,
 } from '@orch/api';
+import { errorMessage } from '@orch/component-base';
 import type { InstanceMetadata, Instances, NodeAddress } from '../../cloudprovider/CloudProvider';
 import type { CloudControllerContext } from '../CloudControllerContext';
 import { NodeQueueController } from '../NodeQueueController';
@@ -53,6 +55,22 @@ export function mergedAddresses(node: Node, cloud: readonly NodeAddress[]): Node
 }
 
 /**
+ * The addresses with the node agent's --node-ip preferred (the provided-node-ip annotation), as
+ * Kubernetes' cloud node controller filters the cloud's: those equal to it first, as the only ones
+ * of their type, then the others. Without the annotation, the addresses as they are; when the cloud
+ * reports no address equal to it, an error.
+ */
+export function preferNodeIP(node: Node, addresses: readonly NodeAddress[]): NodeAddress[] {
+  const nodeIP = node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
+  if (!nodeIP) return [...addresses];
+  const matching = addresses.filter((a) => a.address === nodeIP);
+  if (matching.length === 0)
+    throw new Error(`failed to get node address from cloud provider that matches ip: ${nodeIP}`);
+  const types = new Set(matching.map((a) => a.type));
+  return [...matching, ...addresses.filter((a) => !types.has(a.type))];
+}
+
+/**
  * Kubernetes' cloud node controller: initializes nodes registered with the uninitialized taint
  * (provider ID, addresses, instance-type/zone/region labels, then the taint removed); each
  * --node-status-update-frequency every node's addresses are refreshed from the cloud and its beta
@@ -67,7 +85,16 @@ export class CloudNodeController extends NodeQueueController {
     const initialize = (node: Node): void => {
       if (hasTaint(node, UNINITIALIZED_TAINT_KEY)) this.enqueue(node);
     };
-    this.informer.addEventHandler({ onAdd: initialize, onUpdate: (_old, node) => initialize(node) });
+    // a node agent restarted with another --node-ip has its addresses refreshed now, not at the
+    // next periodic sync
+    const providedIP = (node: Node) => node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
+    this.informer.addEventHandler({
+      onAdd: initialize,
+      onUpdate: (old, node) => {
+        if (providedIP(old) !== providedIP(node)) this.enqueue(node);
+        else initialize(node);
+      },
+    });
     this.resyncEvery(ctx.options.nodeStatusUpdateFrequencyMs);
     this.run([this.informer]);
   }
@@ -76,9 +103,9 @@ export class CloudNodeController extends NodeQueueController {
     const node = this.informer.lister().get(key);
     if (!node || node.metadata?.deletionTimestamp) return;
     const meta = await this.instances.instanceMetadata(node);
-    // The patched node carries the resourceVersion the update below is checked against.
-    const current = await this.updateAddresses(node, meta);
     const initializing = hasTaint(node, UNINITIALIZED_TAINT_KEY);
+    // The patched node carries the resourceVersion the update below is checked against.
+    const current = await this.updateAddresses(node, meta, initializing);
     const labels = initializing
       ? { ...current.metadata?.labels, ...instanceLabels(meta) }
       : reconciledLabels(current.metadata?.labels ?? {});
@@ -95,10 +122,23 @@ export class CloudNodeController extends NodeQueueController {
     if (initializing) this.ctx.logger.info(`Successfully initialized node ${key} with cloud provider`);
   }
 
-  /** Writes the instance's addresses when they differ; returns the node as now stored. */
-  private async updateAddresses(node: Node, meta: InstanceMetadata): Promise<Node> {
+  /**
+   * Writes the instance's addresses when they differ; returns the node as now stored. Addresses
+   * without the provided node IP leave a node uninitialized (the sync fails and is retried); an
+   * initialized node keeps the addresses it has, as in Kubernetes.
+   */
+  private async updateAddresses(node: Node, meta: InstanceMetadata, initializing: boolean): Promise<Node> {
     if (meta.nodeAddresses.length === 0) return node;
-    const addresses = mergedAddresses(node, meta.nodeAddresses);
+    let addresses: NodeAddress[];
+    try {
+      addresses = preferNodeIP(node, mergedAddresses(node, meta.nodeAddresses));
+    } catch (err) {
+      if (initializing) throw err;
+      this.ctx.logger.error(
+        `Failed to update node addresses for node ${node.metadata?.name ?? ''}: ${errorMessage(err)}`,
+      );
+      return node;
+    }
     const current = (node.status?.addresses ?? []).map((a) => ({
       type: a.type ?? '',
       address: a.address ?? '',

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Node } from '@orch/api';
+import { PROVIDED_NODE_IP_ANNOTATION, type Node } from '@orch/api';
 import {
   InstanceNotFoundError,
   type InstanceMetadata,
@@ -100,12 +100,16 @@ export class LocalInventory implements Instances {
   }
 }
 
-/** The addresses a node reports itself, or loopback and its name when it reports none. */
+/**
+ * The addresses of an instance the inventory does not list: where its node agent says it is (the
+ * provided-node-ip annotation) with its name, else those the node reports itself, else loopback and
+ * its name.
+ */
 function reportedAddresses(node: Node): NodeAddress[] {
+  const name = { type: 'Hostname', address: node.metadata?.name ?? '' };
+  const nodeIP = node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
+  if (nodeIP) return [{ type: 'InternalIP', address: nodeIP }, name];
   const own = (node.status?.addresses ?? []).map((a) => ({ type: a.type ?? '', address: a.address ?? '' }));
   if (own.length) return own;
-  return [
-    { type: 'InternalIP', address: LOOPBACK },
-    { type: 'Hostname', address: node.metadata?.name ?? '' },
-  ];
+  return [{ type: 'InternalIP', address: LOOPBACK }, name];
 }
