@@ -159,7 +159,7 @@ export class FieldManager {
     const id: ManagerIdentity = { manager, operation: 'Apply', apiVersion, subresource };
     const key = identityKey(id);
     const last = managed.get(key);
-    const configSet = this.strip(toFieldSet(config, this.root), subresource);
+    const configSet = this.strip(toFieldSet(config, this.root, true), subresource);
     // an unchanged set keeps its entry (written back as it was read)
     const unchangedSet = last !== undefined && last.sameAs(configSet);
     const applying = unchangedSet ? last : ManagedSet.of(id, configSet, last?.time);

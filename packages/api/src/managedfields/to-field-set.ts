@@ -1,18 +1,20 @@
 import type { PatchNode } from '../patch/patch-meta';
 import { isMap, type JsonMap } from '../patch/json-value';
 import { FieldPathSet } from './field-set';
-import { indexItems } from './list-items';
-import { fieldElement, type PathElement } from './path-element';
+import { indexItems, TypedValueError } from './list-items';
+import { fieldElement, printPath, type PathElement } from './path-element';
 import { typeShapeOf } from './type-shape';
 
 /**
  * The fields a (partial) object sets: every leaf (scalars, atomic values, empty structs and maps), every
  * map entry and every list item (`.` when it also has fields below it). Struct fields holding further
- * fields are parents only, as Kubernetes records an applied configuration.
+ * fields are parents only, as Kubernetes records an applied configuration. Fields a struct does not
+ * declare are skipped, or with `strict` (an applied configuration, which Kubernetes converts to a
+ * typed value) refused: `.spec.bogus: field not declared in schema`.
  */
-export function toFieldSet(value: unknown, node: PatchNode): FieldPathSet {
+export function toFieldSet(value: unknown, node: PatchNode, strict = false): FieldPathSet {
   const set = new FieldPathSet();
-  visitFields(value, node, set, []);
+  visitFields(value, node, set, [], strict);
   return set;
 }
 
@@ -21,6 +23,7 @@ function visitFields(
   node: PatchNode | undefined,
   set: FieldPathSet,
   at: PathElement[],
+  strict: boolean,
 ): void {
   const shape = typeShapeOf(node);
   switch (shape.kind) {
@@ -35,12 +38,18 @@ function visitFields(
         let declared = false;
         if (shape.kind === 'struct') {
           child = shape.node.field(key);
-          if (child === undefined) continue;
+          if (child === undefined) {
+            if (strict)
+              throw new TypedValueError(
+                `${printPath([...at, fieldElement(key)])}: field not declared in schema`,
+              );
+            continue;
+          }
           declared = true;
         } else if (shape.kind === 'map') child = shape.values;
         else declared = true;
         const pe = fieldElement(key);
-        if (visitChild(v, child, set, at, pe) || !declared) set.addMember(pe);
+        if (visitChild(v, child, set, at, pe, strict) || !declared) set.addMember(pe);
       }
       return;
     }
@@ -49,7 +58,7 @@ function visitFields(
       if (!Array.isArray(value)) return;
       const items = indexItems(shape, value, at);
       for (const [pe, item] of items) {
-        visitChild(item, shape.items, set, at, pe);
+        visitChild(item, shape.items, set, at, pe, strict);
         set.addMember(pe);
       }
       return;
@@ -64,6 +73,7 @@ function visitChild(
   set: FieldPathSet,
   at: PathElement[],
   pe: PathElement,
+  strict: boolean,
 ): boolean {
   const shape = typeShapeOf(node);
   if (shape.kind === 'leaf' || value === null) return true;
@@ -71,7 +81,7 @@ function visitChild(
     if (!Array.isArray(value)) return true;
     if (value.length) {
       at.push(pe);
-      visitFields(value, node, set.child(pe), at);
+      visitFields(value, node, set.child(pe), at, strict);
       at.pop();
     }
     return false;
@@ -86,7 +96,7 @@ function visitChild(
   }
   if (empty) return true;
   at.push(pe);
-  visitFields(value, node, set.child(pe), at);
+  visitFields(value, node, set.child(pe), at, strict);
   at.pop();
   return false;
 }

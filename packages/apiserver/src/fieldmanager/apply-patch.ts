@@ -7,6 +7,7 @@ import {
   type ManagedObject,
 } from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
+import { checkDecoded } from '../negotiation/check-decoded';
 import type { ApiObject } from '../registry/object';
 
 /** Decodes an apply patch body: JSON or YAML, one object. */
@@ -21,6 +22,7 @@ export function decodeApplyPatch(body: Buffer): ManagedObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw statusErrors.badRequest('error decoding YAML: the apply patch must be an object');
   }
+  checkDecoded(value, 'YAML');
   return value as ManagedObject;
 }
 
@@ -55,8 +57,11 @@ export function applyPatch(
 function applyError(e: unknown): unknown {
   if (e instanceof ApplyConflictError) return statusErrors.applyConflict(e.message, e.causes);
   if (e instanceof ApplyRequestError) return statusErrors.badRequest(e.message);
+  // an applied configuration that is no typed value of the kind (a field the schema does not
+  // declare, a list item without its key, duplicate keys) is the client's mistake: 400, where
+  // Kubernetes 1.29 still answers 500 (kubernetes#122480)
   if (e instanceof TypedValueError) {
-    return statusErrors.internal(`failed to create typed patch object: ${e.message}`);
+    return statusErrors.badRequest(`failed to create typed patch object: ${e.message}`);
   }
   if (e instanceof StatusError) return e;
   return e;

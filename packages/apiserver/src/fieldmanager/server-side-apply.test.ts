@@ -68,6 +68,30 @@ describe('server-side apply and managedFields through the apiserver', () => {
     expect(forced.status).toBe(422);
   });
 
+  it('refuses a configuration that is no typed value of the kind with 400, storing nothing', async () => {
+    const config = (spec: object) =>
+      JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'untyped' }, spec });
+    const containers = (names: string[]) => ({
+      selector: { matchLabels: { app: 'u' } },
+      template: {
+        metadata: { labels: { app: 'u' } },
+        spec: { containers: names.map((name) => ({ name, image: 'nginx' })) },
+      },
+    });
+    for (const [spec, message] of [
+      [{ ...containers(['c']), bogus: 1 }, '.spec.bogus: field not declared in schema'],
+      [containers(['c', 'c']), '.spec.template.spec.containers: duplicate entries for key [name="c"]'],
+    ] as const) {
+      const r = await apply('untyped', config(spec), 'fieldManager=a');
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({
+        reason: 'BadRequest',
+        message: `failed to create typed patch object: ${message}`,
+      });
+    }
+    expect((await req(`${deployments}/untyped`)).status).toBe(404);
+  });
+
   it('rule 10: apply is served by default, with JSON or YAML bodies', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     const json = await apply(

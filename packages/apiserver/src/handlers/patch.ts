@@ -9,6 +9,7 @@ import {
 } from '@orch/api';
 import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
+import { checkDecoded } from '../negotiation/check-decoded';
 import { clone, copyKeepingManagedFields, type ApiObject } from '../registry/object';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -62,6 +63,7 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
     throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
   }
   if (!Array.isArray(ops)) throw statusErrors.badRequest('json patch must be an array of operations');
+  checkDecoded(ops, 'patch');
   try {
     const errors = jsonpatch.validate(ops as Operation[], target);
     if (errors) throw errors;
@@ -89,6 +91,7 @@ export function decodePatchObject(body: Buffer, type: PatchType): Record<string,
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw statusErrors.badRequest('patch body must be a JSON object');
   }
+  checkDecoded(value, 'patch');
   return value as Record<string, unknown>;
 }
 

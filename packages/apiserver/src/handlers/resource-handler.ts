@@ -15,7 +15,7 @@ import { statusErrors, StatusError } from '../errors/status-error';
 import { decodeBody } from '../negotiation/decode-body';
 import { encodeBody } from '../negotiation/encode';
 import { jsonListParts, protobufListParts } from './encode-list';
-import { negotiate } from '../negotiation/negotiate';
+import { checkPartialKind, internalGoType, negotiate, tableIncludeObject } from '../negotiation/negotiate';
 import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
 import { parseListOptions, queryBool } from '../registry/list-options';
 import { clone, cloneKeepingManagedFields, type ApiObject } from '../registry/object';
@@ -30,6 +30,7 @@ import {
   parseFieldValidation,
   parseForce,
   requireApplyManager,
+  writeOptionsKind,
 } from './write-options';
 import { applyPatch, decodeApplyPatch } from '../fieldmanager/apply-patch';
 import { fieldManagerFor } from '../fieldmanager/field-manager-for';
@@ -154,9 +155,11 @@ export class ResourceHandler {
         return;
       }
       case 'update': {
+        if (!info.name) throw collectionMethodNotAllowed();
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
+        options.preconditionUID = uidOf(body);
         const { object, created } = await store.update(
           scope(dryRun),
           info.name,
@@ -169,6 +172,7 @@ export class ResourceHandler {
         return;
       }
       case 'patch': {
+        if (!info.name) throw collectionMethodNotAllowed();
         const { object, created } = await this.patch(req, store, scope, warnings, '');
         this.sendObject(req, res, created ? 201 : 200, object, decl, warnings, pretty);
         return;
@@ -219,7 +223,10 @@ export class ResourceHandler {
     optionsKind?: string,
     managedAs?: { apiVersion: string; subresource: string },
   ): WriteOptions {
-    const options: WriteOptions = { fieldValidation: parseFieldValidation(req.query), warnings };
+    const options: WriteOptions = {
+      fieldValidation: parseFieldValidation(req.query, writeOptionsKind(req.info.verb)),
+      warnings,
+    };
     if (optionsKind !== undefined) {
       const manager = managerOrUserAgent(
         parseFieldManager(req.query, optionsKind),
@@ -381,7 +388,7 @@ export class ResourceHandler {
     if (custom) {
       const { code, object, stream, upgraded } = await custom(
         store,
-        this.customRequest(req, scope, warnings),
+        this.customRequest(req, scope, warnings, decl.namespaced),
       );
       if (upgraded) return;
       if (stream) {
@@ -402,6 +409,7 @@ export class ResourceHandler {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
         const body = this.decodeObject(req, options);
+        options.preconditionUID = uidOf(body);
         const { object } = await store.update(
           scope(dryRun),
           info.name,
@@ -494,7 +502,12 @@ export class ResourceHandler {
             subresource: 'scale',
           });
     let newScale: ApiObject | undefined;
-    if (info.verb === 'update') newScale = this.decodeObject(req, options);
+    if (info.verb === 'update') {
+      newScale = this.decodeObject(req, options);
+      checkScaleKind(newScale);
+      checkScaleName(newScale, info.name, info.namespace);
+      options.preconditionUID = uidOf(newScale);
+    }
     const scaleDecl = this.ctx.mapper.forKind('autoscaling', 'v1', 'Scale')?.declaration;
     const applied =
       type === 'apply' && scaleDecl
@@ -539,6 +552,8 @@ export class ResourceHandler {
               : type === 'strategic' && scaleDecl
                 ? applyStrategicPatch(currentScale, decodePatchObject(req.body, type), scaleDecl.schema)
                 : mergePatch(currentScale, decodePatchObject(req.body, 'merge')))) as ApiObject;
+        // a patched Scale keeps its name, as Kubernetes' patch handler checks of every patched object
+        if (!newScale) checkScaleName(scale, info.name, info.namespace);
         const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
         if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
           throw statusErrors.invalid(
@@ -576,10 +591,16 @@ export class ResourceHandler {
     this.sendObject(req, res, 200, toScale(object), ScaleKind, warnings, pretty);
   }
 
+  /**
+   * The request as a kind's own subresource or a virtual kind gets it; a body of a namespaced kind
+   * naming another namespace than the request's is refused, as Kubernetes' create and update
+   * handlers refuse it before the kind sees it.
+   */
   private customRequest(
     req: ApiRequest,
     scope: (dryRun?: boolean) => RequestScope,
     warnings: string[],
+    namespaced = false,
   ): CustomRequest {
     const optionsKind =
       req.info.verb === 'create'
@@ -591,6 +612,7 @@ export class ResourceHandler {
     const options = this.writeOptions(req, warnings);
     // a connect subresource's body is the handler's to read from the HTTP request
     const body = req.body.length && !this.streamsBody(req.info) ? this.decodeObject(req, options) : undefined;
+    if (body && namespaced) checkBodyNamespace(body, scope().namespace);
     return {
       verb: req.info.verb,
       scope: scope(dryRun),
@@ -628,7 +650,7 @@ export class ResourceHandler {
       await this.computedRead(req, res, decl, handler, scope(), warnings, pretty);
       return;
     }
-    const { code, object } = await handler(decl, this.customRequest(req, scope, warnings));
+    const { code, object } = await handler(decl, this.customRequest(req, scope, warnings, decl.namespaced));
     this.sendObject(req, res, code, object, decl, warnings, pretty);
   }
 
@@ -682,12 +704,15 @@ export class ResourceHandler {
     warnings: string[],
   ): Promise<void> {
     const decl = mapping.declaration;
-    const options = parseListOptions(req.query);
     const negotiated = negotiate(req.headers.accept, {
       protobuf: this.ctx.codec.supports(apiVersion, decl.kind),
       table: true,
       stream: true,
     });
+    const options = parseListOptions(req.query);
+    // every refusal is answered before the stream starts (its 200 cannot be taken back)
+    checkFieldSelector(decl, options.fieldSelector);
+    const includeObject = negotiated.table ? tableIncludeObject(req.query) : 'Metadata';
     const stream = new WatchStream(
       res,
       negotiated,
@@ -696,7 +721,6 @@ export class ResourceHandler {
       options.timeoutSeconds ?? randomWatchTimeout(this.ctx.minRequestTimeoutSeconds),
     );
     let first = true;
-    const includeObject = includeObjectOf(req.query);
     const handle = await store.watch(
       { namespace: req.info.namespace, apiVersion, dryRun: false },
       options,
@@ -749,10 +773,12 @@ export class ResourceHandler {
     let out: unknown = obj;
     if (negotiated.table) {
       out = toTable(decl, [o], {
-        includeObject: includeObjectOf(req.query),
+        includeObject: tableIncludeObject(req.query),
         apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
       });
-    } else if (negotiated.partial) {
+    } else if (negotiated.partial && o.kind !== 'Status') {
+      // a Status answer (of a delete) is sent as it is, as Kubernetes transforms no Status
+      checkPartialKind(negotiated, false, internalGoType(decl, false));
       out = {
         kind: 'PartialObjectMetadata',
         apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
@@ -784,11 +810,12 @@ export class ResourceHandler {
     let out: unknown;
     if (negotiated.table) {
       out = toTable(decl, list.items, {
-        includeObject: includeObjectOf(req.query),
+        includeObject: tableIncludeObject(req.query),
         apiVersion: `${negotiated.table.group}/${negotiated.table.version}`,
         listMeta: list.metadata,
       });
     } else if (negotiated.partial) {
+      checkPartialKind(negotiated, true, internalGoType(decl, true));
       out = {
         kind: 'PartialObjectMetadataList',
         apiVersion: `${negotiated.partial.group}/${negotiated.partial.version}`,
@@ -840,10 +867,64 @@ export class ResourceHandler {
   }
 }
 
-function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object' {
-  const v = query.get('includeObject');
-  if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
-  return 'Metadata';
+/**
+ * A Scale body is decoded as an autoscaling/v1 Scale: another kind cannot be converted to one, another
+ * version of it is not the one expected (Kubernetes' 400s from the update handler's decoder).
+ */
+function checkScaleKind(scale: ApiObject): void {
+  const { kind, apiVersion } = scale as { kind?: unknown; apiVersion?: unknown };
+  if (kind !== undefined && kind !== 'Scale') {
+    const version = String(apiVersion ?? 'v1')
+      .split('/')
+      .pop();
+    throw statusErrors.badRequest(
+      `${String(kind)} in version "${version}" cannot be handled as a Scale: converting (${version}.${String(kind)}) to (autoscaling.Scale): unknown conversion`,
+    );
+  }
+  if (apiVersion !== undefined && apiVersion !== scaleAPIVersion) {
+    throw statusErrors.badRequest(
+      `the API version in the data (${String(apiVersion)}) does not match the expected API version (${scaleAPIVersion})`,
+    );
+  }
+}
+
+/** Kubernetes' checkName on a Scale: the URL's name (a missing one differs), the request's namespace. */
+function checkScaleName(scale: ApiObject, name: string, namespace: string): void {
+  const meta = (scale.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const own = typeof meta.name === 'string' ? meta.name : '';
+  if (own !== name) {
+    throw statusErrors.badRequest(
+      `the name of the object (${own}) does not match the name on the URL (${name})`,
+    );
+  }
+  const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
+  if (namespace && ns && ns !== namespace) {
+    throw statusErrors.badRequest(
+      `the namespace of the object (${ns}) does not match the namespace on the request (${namespace})`,
+    );
+  }
+}
+
+/** PUT and PATCH are served on objects only: on a collection Kubernetes has no such route (405). */
+function collectionMethodNotAllowed(): StatusError {
+  return statusErrors.methodNotAllowed('the server does not allow this method on the requested resource');
+}
+
+/** A body's metadata.uid, the precondition of a PUT (Kubernetes' DefaultUpdatedObjectInfo). */
+function uidOf(body: ApiObject): string | undefined {
+  const uid = (body.metadata as { uid?: unknown } | undefined)?.uid;
+  return typeof uid === 'string' && uid ? uid : undefined;
+}
+
+/** Kubernetes' EnsureObjectNamespaceMatchesRequestNamespace for a body a kind's own handler gets. */
+function checkBodyNamespace(body: ApiObject, namespace: string): void {
+  const meta = body.metadata as { namespace?: unknown } | undefined;
+  const own = typeof meta?.namespace === 'string' ? meta.namespace : '';
+  if (own && namespace && own !== namespace) {
+    throw statusErrors.badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
+  }
 }
 
 export function notFoundPath(): StatusError {

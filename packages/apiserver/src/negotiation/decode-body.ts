@@ -1,6 +1,7 @@
 import { parse as parseYAML } from 'yaml';
 import { parseStrictJSON, protobufMediaType, protobufMediaTypeAlias, type ProtobufCodec } from '@orch/api';
 import { statusErrors } from '../errors/status-error';
+import { checkDecoded } from './check-decoded';
 import { parseMediaType } from './media-type';
 
 export interface DecodedBody {
@@ -9,23 +10,28 @@ export interface DecodedBody {
   duplicates: string[];
 }
 
-/** Decodes a JSON text, reporting keys repeated within one object as Kubernetes' strict decoding does. */
-export function parseJSONStrict(text: string): DecodedBody {
-  try {
-    return parseStrictJSON(text);
-  } catch (e) {
-    throw statusErrors.badRequest(`error decoding request body: ${(e as Error).message}`);
-  }
+/**
+ * Decodes a request body by its Content-Type (JSON, YAML or protobuf); a body the server could not
+ * hold exactly is refused (see {@link checkDecoded}).
+ */
+export function decodeBody(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
+  const decoded = decodeByType(contentType, body, codec);
+  checkDecoded(decoded.value, 'request body');
+  return decoded;
 }
 
-/** Decodes a request body by its Content-Type (JSON, YAML or protobuf). */
-export function decodeBody(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
+function decodeByType(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
   const media = parseMediaType(contentType ?? 'application/json');
   const name = media ? `${media.type}/${media.subtype}` : '';
   switch (name) {
     case 'application/json':
     case '':
-      return parseJSONStrict(body.toString('utf8'));
+      // keys repeated within one object are reported, as Kubernetes' strict decoding does
+      try {
+        return parseStrictJSON(body.toString('utf8'));
+      } catch (e) {
+        throw statusErrors.badRequest(`error decoding request body: ${(e as Error).message}`);
+      }
     case 'application/yaml':
     case 'application/x-yaml':
     case 'text/yaml':

@@ -13,9 +13,23 @@ export function encodeBody(
     case 'protobuf':
       return Buffer.from(codec.encode(obj as { apiVersion?: string; kind?: string }));
     case 'yaml':
-      return Buffer.from(toYAML(obj));
+      return Buffer.from(yamlText(obj));
     default:
       return Buffer.from(pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) + '\n');
+  }
+}
+
+/**
+ * `obj` as YAML. The YAML writer recurses once for each level and indents each level further, so
+ * for objects nested hundreds of levels deep (which bodies may be, up to MAX_NESTING_DEPTH) it runs
+ * out of stack; JSON, which is YAML too, is written instead.
+ */
+function yamlText(obj: unknown): string {
+  try {
+    return toYAML(obj);
+  } catch (e) {
+    if (e instanceof RangeError) return JSON.stringify(obj) + '\n';
+    throw e;
   }
 }
 

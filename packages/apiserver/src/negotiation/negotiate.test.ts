@@ -1,5 +1,11 @@
 import { StatusError } from '../errors/status-error';
-import { negotiate, type NegotiateOptions } from './negotiate';
+import {
+  checkPartialKind,
+  internalGoType,
+  negotiate,
+  tableIncludeObject,
+  type NegotiateOptions,
+} from './negotiate';
 
 const get: NegotiateOptions = { protobuf: true, table: true };
 const watch: NegotiateOptions = { protobuf: true, table: true, stream: true };
@@ -109,7 +115,7 @@ describe('negotiate', () => {
         expect(negotiate(`${type};as=${as};g=meta.k8s.io;v=v1`, jsonOnly)).toEqual({
           format,
           contentType: `${type};as=${as};v=v1;g=meta.k8s.io`,
-          partial: { group: 'meta.k8s.io', version: 'v1' },
+          partial: { group: 'meta.k8s.io', version: 'v1', kind: as },
         });
       }
     }
@@ -120,5 +126,80 @@ describe('negotiate', () => {
     expect(e.status).toMatchObject({ code: 406, reason: 'NotAcceptable' });
     expect(e.status.message).toContain('application/json');
     expect(e.status.message).toContain('application/vnd.kubernetes.protobuf');
+  });
+});
+
+function thrown(f: () => void): StatusError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof StatusError) return e;
+    throw e;
+  }
+  throw new Error('nothing was thrown');
+}
+
+describe('checkPartialKind', () => {
+  const asked = (as: string) => negotiate(`application/json;as=${as};v=v1;g=meta.k8s.io`, get);
+
+  it('refuses a metadata-only list for one object, as Kubernetes’ asPartialObjectMetadataList does', () => {
+    expect(
+      thrown(() => checkPartialKind(asked('PartialObjectMetadataList'), false, '*core.ConfigMap')).status,
+    ).toMatchObject({
+      code: 406,
+      reason: 'NotAcceptable',
+      message:
+        'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)',
+    });
+  });
+
+  it('refuses one metadata-only object for a list', () => {
+    expect(
+      thrown(() => checkPartialKind(asked('PartialObjectMetadata'), true, '*core.ConfigMapList')).status,
+    ).toMatchObject({
+      code: 406,
+      reason: 'NotAcceptable',
+      message:
+        'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)',
+    });
+  });
+
+  it('lets the fitting kinds and other representations through', () => {
+    expect(() => checkPartialKind(asked('PartialObjectMetadata'), false, 'x')).not.toThrow();
+    expect(() => checkPartialKind(asked('PartialObjectMetadataList'), true, 'x')).not.toThrow();
+    expect(() => checkPartialKind(negotiate('application/json', get), true, 'x')).not.toThrow();
+  });
+});
+
+describe('internalGoType', () => {
+  it('names the internal Go type Kubernetes prints with %T', () => {
+    expect(internalGoType({ group: '', kind: 'ConfigMap' }, false)).toBe('*core.ConfigMap');
+    expect(internalGoType({ group: '', kind: 'ConfigMap' }, true)).toBe('*core.ConfigMapList');
+    expect(internalGoType({ group: 'apps', kind: 'Deployment' }, true)).toBe('*apps.DeploymentList');
+    expect(internalGoType({ group: 'rbac.authorization.k8s.io', kind: 'Role' }, false)).toBe('*rbac.Role');
+    expect(internalGoType({ group: 'events.k8s.io', kind: 'Event' }, false)).toBe('*core.Event');
+    expect(internalGoType({ group: 'example.com', kind: 'Widget', customResource: true }, true)).toBe(
+      '*unstructured.UnstructuredList',
+    );
+  });
+});
+
+describe('tableIncludeObject', () => {
+  const q = (v?: string) => new URLSearchParams(v === undefined ? {} : { includeObject: v });
+
+  it('reads None, Metadata and Object, and an absent or empty value as Metadata', () => {
+    expect(tableIncludeObject(q())).toBe('Metadata');
+    expect(tableIncludeObject(q(''))).toBe('Metadata');
+    for (const v of ['None', 'Metadata', 'Object']) expect(tableIncludeObject(q(v))).toBe(v);
+  });
+
+  it('answers another value with Kubernetes’ 400 from ValidateTableOptions', () => {
+    for (const v of ['Bogus', 'none']) {
+      expect(thrown(() => tableIncludeObject(q(v))).status).toMatchObject({
+        code: 400,
+        reason: 'BadRequest',
+        message: `Unable to convert to Table as requested: includeObject: Invalid value: "${v}": must be 'Metadata', 'Object', 'None', or empty`,
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { protobufMediaType, protobufMediaTypeAlias } from '@orch/api';
+import { fieldErrors, protobufMediaType, protobufMediaTypeAlias } from '@orch/api';
 import { statusErrors } from '../errors/status-error';
 import { mediaTypeName, parseAccept, type MediaRange } from './media-type';
 
@@ -11,8 +11,12 @@ export interface Negotiated {
   contentType: string;
   /** Set when a Table was asked for: the Table's group and version as spelled in Accept. */
   table?: { group: string; version: string; includeObject?: 'None' | 'Metadata' | 'Object' };
-  /** Set when metadata-only objects were asked for (as=PartialObjectMetadata[List]). */
-  partial?: { group: string; version: string };
+  /**
+   * Set when metadata-only objects were asked for: `kind` is the `as=` asked for, which must fit the
+   * answer (PartialObjectMetadata for one object, PartialObjectMetadataList for a list; see
+   * checkPartialKind).
+   */
+  partial?: { group: string; version: string; kind: 'PartialObjectMetadata' | 'PartialObjectMetadataList' };
 }
 
 /** The negotiated media type without its parameters (a Table's as=, g=, v=): `application/json`. */
@@ -79,8 +83,60 @@ function pick(r: MediaRange, options: NegotiateOptions): Negotiated | undefined 
     return {
       ...base,
       contentType: `${base.contentType};as=${as};v=${version};g=${group}`,
-      partial: { group, version },
+      partial: { group, version, kind: as },
     };
   }
   return undefined;
+}
+
+/**
+ * The Go type Kubernetes names (with %T) in a metadata-only refusal: the internal type of a built-in
+ * kind (`*core.ConfigMap`, `*apps.DeploymentList`), unstructured for custom resources.
+ */
+export function internalGoType(
+  decl: { group: string; kind: string; listKind?: string; customResource?: boolean },
+  list: boolean,
+): string {
+  if (decl.customResource) return list ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+  const pkg =
+    decl.group === '' || decl.group === 'events.k8s.io'
+      ? 'core'
+      : decl.group === 'internal.apiserver.k8s.io'
+        ? 'apiserverinternal'
+        : decl.group.split('.')[0]!;
+  return `*${pkg}.${list ? (decl.listKind ?? `${decl.kind}List`) : decl.kind}`;
+}
+
+/**
+ * Kubernetes' asPartialObjectMetadata[List]: a 406 when the metadata-only kind asked for does not fit
+ * the answer, PartialObjectMetadataList for one object or PartialObjectMetadata for a list.
+ */
+export function checkPartialKind(negotiated: Negotiated, list: boolean, goType: string): void {
+  const kind = negotiated.partial?.kind;
+  if (kind === 'PartialObjectMetadataList' && !list) {
+    throw statusErrors.notAcceptable(
+      `you requested PartialObjectMetadataList, but the requested object is not a list (${goType})`,
+    );
+  }
+  if (kind === 'PartialObjectMetadata' && list) {
+    throw statusErrors.notAcceptable(
+      `you requested PartialObjectMetadata, but the requested object is a list (${goType})`,
+    );
+  }
+}
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+/**
+ * The includeObject of a Table answer (Kubernetes' TableOptions: empty means Metadata); any other value
+ * is a 400, as Kubernetes' optionsForTransform answers ValidateTableOptions' error.
+ */
+export function tableIncludeObject(query: URLSearchParams): IncludeObject {
+  const v = query.get('includeObject');
+  if (v === null || v === '') return 'Metadata';
+  if (v === 'None' || v === 'Object' || v === 'Metadata') return v;
+  const error = fieldErrors.invalid('includeObject', v, "must be 'Metadata', 'Object', 'None', or empty");
+  throw statusErrors.badRequest(
+    `Unable to convert to Table as requested: ${fieldErrors.errorMessage(error)}`,
+  );
 }

@@ -56,6 +56,11 @@ export interface WriteOptions {
   managedBy?: { manager: string; apiVersion?: string; subresource?: string };
   /** Create the object when it is missing even where the kind does not create on update (apply). */
   forceAllowCreate?: boolean;
+  /**
+   * The UID the stored object must have (a PUT's metadata.uid, Kubernetes' UpdatedObjectInfo
+   * preconditions): another one is a 409 Conflict, as is a missing object.
+   */
+  preconditionUID?: string;
 }
 
 export interface ListResult {
@@ -450,9 +455,10 @@ export class GenericStore {
       if (m.name !== undefined && typeof m.name !== 'string') {
         throw statusErrors.badRequest('metadata.name must be a string');
       }
-      if (m.name && m.name !== name) {
+      // Kubernetes' checkName: a missing name does not match the URL's either
+      if ((m.name ?? '') !== name) {
         throw statusErrors.badRequest(
-          'the name of the object (' + m.name + ') does not match the name on the URL (' + name + ')',
+          'the name of the object (' + (m.name ?? '') + ') does not match the name on the URL (' + name + ')',
         );
       }
       m.name = name;
@@ -861,6 +867,12 @@ export class GenericStore {
     const obj = transform(current && access === 'copy' ? clone(current) : current);
     this.checkIdentity(obj, scope, name);
     this.checkUnknown(obj, options);
+    // checked against the stored object, or an empty one when there is none (as etcd3's store does)
+    const refusal = preconditionRefusal(
+      options.preconditionUID ? { uid: options.preconditionUID } : undefined,
+      current ?? ({ metadata: {} } as ApiObject),
+    );
+    if (refusal) throw statusErrors.conflict(this.qualified, name, refusal);
     if (!current) {
       if ((!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) || subresource)
         throw statusErrors.notFound(this.qualified, name);

@@ -1,12 +1,15 @@
 import {
   everythingFields,
   everythingLabels,
+  fieldErrors,
+  invalidStatus,
   parseFieldSelector,
   parseLabelSelector,
+  type FieldError,
   type FieldsSelector,
   type LabelsSelector,
 } from '@orch/api';
-import { statusErrors } from '../errors/status-error';
+import { statusErrors, StatusError } from '../errors/status-error';
 
 /** The query parameters of list and watch, parsed and checked. */
 export interface ListOptions {
@@ -46,7 +49,8 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
     try {
       labelSelector = parseLabelSelector(ls);
     } catch (e) {
-      throw statusErrors.badRequest(`unable to parse requirement: ${(e as Error).message}`);
+      // the parser's message already reads `unable to parse requirement: ...`, as Kubernetes' does
+      throw statusErrors.badRequest((e as Error).message);
     }
   }
   const fs = query.get('fieldSelector');
@@ -58,27 +62,26 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
     }
   }
   const rv = query.get('resourceVersion') ?? undefined;
+  const rvm = query.get('resourceVersionMatch') ?? undefined;
+  const watch = queryBool(query.get('watch'));
+  const limit = nonNegativeInt('limit', query.get('limit')) ?? 0;
+  const timeoutSeconds = nonNegativeInt('timeoutSeconds', query.get('timeoutSeconds'));
+  const cont = query.get('continue') || undefined;
+  // options that decode are checked as a whole (a 422) before storage reads the resource version
+  const errors = validateListOptions({
+    watch,
+    resourceVersion: rv ?? '',
+    resourceVersionMatch: rvm ?? '',
+    continue: cont ?? '',
+    sendInitialEvents: query.has('sendInitialEvents'),
+    watchListEnabled: false,
+  });
+  if (errors.length) throw new StatusError(invalidStatus('ListOptions', 'meta.k8s.io', '', errors));
   if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
     throw statusErrors.badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
   }
-  const rvm = query.get('resourceVersionMatch') ?? undefined;
-  if (rvm !== undefined && rvm !== '' && rvm !== 'NotOlderThan' && rvm !== 'Exact') {
-    throw statusErrors.badRequest(
-      `resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`,
-    );
-  }
-  const watch = queryBool(query.get('watch'));
-  const limit = nonNegativeInt('limit', query.get('limit')) ?? 0;
-  const cont = query.get('continue') || undefined;
-  if (rvm && !rv)
-    throw statusErrors.badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (rvm && cont)
-    throw statusErrors.badRequest('resourceVersionMatch is forbidden when continue is provided');
-  if (rvm === 'Exact' && rv === '0')
-    throw statusErrors.badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   if (cont && rv && rv !== '0')
     throw statusErrors.badRequest('specifying resource version is not allowed when using continue');
-  if (watch && rvm) throw statusErrors.badRequest('resourceVersionMatch is forbidden for watch');
   return {
     labelSelector,
     fieldSelector,
@@ -86,8 +89,104 @@ export function parseListOptions(query: URLSearchParams): ListOptions {
     resourceVersionMatch: (rvm || undefined) as ListOptions['resourceVersionMatch'],
     limit,
     continue: cont,
-    timeoutSeconds: nonNegativeInt('timeoutSeconds', query.get('timeoutSeconds')),
+    timeoutSeconds,
     allowWatchBookmarks: queryBool(query.get('allowWatchBookmarks')),
     watch,
   };
+}
+
+/** The list and watch options Kubernetes' ValidateListOptions looks at, as they were given. */
+interface CheckedOptions {
+  watch: boolean;
+  resourceVersion: string;
+  resourceVersionMatch: string;
+  continue: string;
+  /** The sendInitialEvents parameter was given (whatever its value: Kubernetes' *bool is then set). */
+  sendInitialEvents: boolean;
+  /**
+   * The WatchList feature gate: off by default in Kubernetes 1.29, and orch does not implement the
+   * streamed initial list, so its watches answer as Kubernetes' do with the gate off.
+   */
+  watchListEnabled: boolean;
+}
+
+/**
+ * Kubernetes' ValidateListOptions (apimachinery's meta/internalversion/validation, 1.29): the errors
+ * that make a list or watch a 422 Invalid on ListOptions.meta.k8s.io.
+ */
+function validateListOptions(o: CheckedOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = o.resourceVersionMatch;
+  if (o.watch) {
+    if (o.sendInitialEvents) {
+      if (match !== 'NotOlderThan') {
+        errs.push(
+          fieldErrors.forbidden(
+            'resourceVersionMatch',
+            'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+          ),
+        );
+      }
+      if (!o.watchListEnabled) {
+        errs.push(
+          fieldErrors.forbidden(
+            'sendInitialEvents',
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
+      }
+    }
+    if (match) {
+      if (!o.sendInitialEvents) {
+        errs.push(
+          fieldErrors.forbidden(
+            'resourceVersionMatch',
+            'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+          ),
+        );
+      }
+      if (match !== 'NotOlderThan')
+        errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (o.continue) {
+        errs.push(
+          fieldErrors.forbidden(
+            'resourceVersionMatch',
+            'resourceVersionMatch is forbidden when continue is provided',
+          ),
+        );
+      }
+    }
+    return errs;
+  }
+  if (match) {
+    if (!o.resourceVersion) {
+      errs.push(
+        fieldErrors.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden unless resourceVersion is provided',
+        ),
+      );
+    }
+    if (o.continue) {
+      errs.push(
+        fieldErrors.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden when continue is provided',
+        ),
+      );
+    }
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && o.resourceVersion === '0') {
+      errs.push(
+        fieldErrors.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        ),
+      );
+    }
+  }
+  if (o.sendInitialEvents)
+    errs.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  return errs;
 }

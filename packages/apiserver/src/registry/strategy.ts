@@ -112,16 +112,21 @@ export class Strategy {
     else obj.status = status;
   }
 
+  /**
+   * Kubernetes' BeforeUpdate: a missing uid, the creation timestamp, a deletion timestamp already set
+   * and a missing deletion grace period are the stored object's; a uid, deletion timestamp or grace
+   * period the update changes is left for update validation to refuse (`field is immutable`).
+   */
   private keepSystemMetadata(obj: ApiObject, old: ApiObject): void {
     const m = obj.metadata;
     const o = old.metadata;
-    m.uid = o.uid;
-    m.creationTimestamp = o.creationTimestamp;
+    if (!m.uid) m.uid = o.uid;
+    if (o.creationTimestamp) m.creationTimestamp = o.creationTimestamp;
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
-    else delete m.deletionTimestamp;
-    if (o.deletionGracePeriodSeconds !== undefined)
+    if (m.deletionTimestamp === null) delete m.deletionTimestamp;
+    if (m.deletionGracePeriodSeconds === null) delete m.deletionGracePeriodSeconds;
+    if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined)
       m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
-    else delete m.deletionGracePeriodSeconds;
     if (o.generation !== undefined) m.generation = o.generation;
     delete m.selfLink;
   }

@@ -1,4 +1,5 @@
 import https from 'node:https';
+import { MAX_NESTING_DEPTH } from '../negotiation/check-decoded';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 
 /** Mulberry32: a small deterministic PRNG, so every run sends the same requests. */
@@ -29,6 +30,7 @@ const json = { 'Content-Type': 'application/json' };
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 const jsonPatch = { 'Content-Type': 'application/json-patch+json' };
 const strategic = { 'Content-Type': 'application/strategic-merge-patch+json' };
+const applyYAML = { 'Content-Type': 'application/apply-patch+yaml' };
 
 function generate(count: number, seed: number): BadRequest[] {
   const rnd = prng(seed);
@@ -611,12 +613,93 @@ describe('malformed requests', () => {
           method: 'POST',
           path: cms,
           headers: json,
+          // A ConfigMap's values may total 1 MiB at most (422 beyond); its keys are not counted, so
+          // 8000 keys of 250 characters with empty values pass validation and weigh about 2 MB.
           body: Buffer.from(
-            JSON.stringify({ metadata: { name: 'big' }, data: { big: 'x'.repeat(2 * 1024 * 1024) } }),
+            JSON.stringify({
+              metadata: { name: 'big' },
+              data: Object.fromEntries(
+                Array.from({ length: 8000 }, (_, i) => [String(i).padStart(250, 'k'), '']),
+              ),
+            }),
           ),
         },
         413,
       ));
+
+    // what the server could not hold as sent is refused with 400, for every way a body comes in,
+    // and the stored object is left as it was (see checkDecoded)
+    it('a body nested past the depth limit, a rounded int64 or a __proto__ key answers 400 and changes nothing', async () => {
+      const before = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false }))
+        .body;
+      const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+      const bodies: [Record<string, string>, string, string][] = [
+        [mergePatch, `{"x":${deep(MAX_NESTING_DEPTH)}}`, 'exceeded max depth'],
+        [strategic, `{"x":${deep(MAX_NESTING_DEPTH)}}`, 'exceeded max depth'],
+        [jsonPatch, `[{"op":"add","path":"/x","value":${deep(MAX_NESTING_DEPTH)}}]`, 'exceeded max depth'],
+        [applyYAML, `{"apiVersion":"v1","kind":"ConfigMap","x":${deep(100_000)}}`, 'exceeded max depth'],
+        [
+          mergePatch,
+          '{"data":{"__proto__":"keep me"}}',
+          'data.__proto__: the key "__proto__" is not supported',
+        ],
+        [
+          mergePatch,
+          '{"metadata":{"generation":9223372036854775807}}',
+          'metadata.generation: number out of range',
+        ],
+      ];
+      for (const [headers, body, message] of bodies) {
+        const res = await send({
+          label: 'known',
+          method: 'PATCH',
+          path: `${cms}/existing?fieldManager=bad-input`,
+          headers,
+          body: Buffer.from(body),
+          mustFail: true,
+        });
+        expect([headers['Content-Type'], res.status]).toEqual([headers['Content-Type'], 400]);
+        expect(JSON.parse(res.body.toString())).toMatchObject({ reason: 'BadRequest' });
+        expect(JSON.parse(res.body.toString()).message).toContain(message);
+      }
+      for (const body of [
+        `{"metadata":{"name":"deep"},"x":${deep(MAX_NESTING_DEPTH)}}`,
+        '{"metadata":{"name":"proto"},"data":{"__proto__":"keep me"}}',
+      ]) {
+        const res = await send({
+          label: 'known',
+          method: 'POST',
+          path: cms,
+          headers: json,
+          body: Buffer.from(body),
+          mustFail: true,
+        });
+        expect(res.status).toBe(400);
+      }
+      const deployment = {
+        metadata: { name: 'int64' },
+        spec: {
+          replicas: 1,
+          revisionHistoryLimit: '@',
+          selector: { matchLabels: { a: 'b' } },
+          template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+        },
+      };
+      const int64 = await send({
+        label: 'known',
+        method: 'POST',
+        path: deploys,
+        headers: json,
+        body: Buffer.from(JSON.stringify(deployment).replace('"@"', '9007199254740993')),
+        mustFail: true,
+      });
+      expect(int64.status).toBe(400);
+      expect(JSON.parse(int64.body.toString()).message).toContain(
+        'spec.revisionHistoryLimit: number out of range',
+      );
+      const after = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false })).body;
+      expect(after.toString()).toBe(before.toString());
+    });
 
     // the raw path is routed: configmaps/.. is a name, not the namespace
     it('dot segments in a path are not resolved', () => expect4xx({ method: 'GET', path: `${cms}/..` }, 404));

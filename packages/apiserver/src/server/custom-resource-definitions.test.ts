@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_NESTING_DEPTH } from '../negotiation/check-decoded';
 import { startTestAPIServer, type TestAPIServer } from '../testing/test-apiserver';
 import { httpsRequest, type HttpsResponse } from '../testing/https-request';
 import { eventually } from '../testing/eventually';
@@ -281,6 +282,50 @@ describe('CustomResourceDefinitions', () => {
       );
       expect(json.status).toBe(200);
       expect(json.json.spec.color).toBe('red');
+    });
+
+    it(`keeps a resource nested ${MAX_NESTING_DEPTH} levels deep: read as JSON and YAML, patched and applied`, async () => {
+      // root and spec, then extra and the objects in it down to the deepest level accepted
+      const levels = MAX_NESTING_DEPTH - 2;
+      const deep = '{"a":'.repeat(levels - 1) + '{"a":"x"}' + '}'.repeat(levels - 1);
+      const body = `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"deep"},"spec":{"size":"small","extra":${deep}}}`;
+      const created = await req('POST', widgets, body, { 'Content-Type': 'application/json' });
+      expect(created.status).toBe(201);
+      const got = await req('GET', `${widgets}/deep`);
+      expect(got.body.toString()).toContain(deep);
+      for (const path of [`${widgets}/deep`, widgets]) {
+        const yaml = await req('GET', path, undefined, { Accept: 'application/yaml' });
+        expect([path, yaml.status]).toEqual([path, 200]);
+        expect(yaml.body.toString()).toContain(deep);
+      }
+      const patches: [string, string][] = [
+        ['application/merge-patch+json', '{"spec":{"color":"red"}}'],
+        ['application/json-patch+json', '[{"op":"replace","path":"/spec/color","value":"green"}]'],
+        ['application/apply-patch+yaml', body.replace('"size":"small"', '"size":"large"')],
+      ];
+      for (const [type, patch] of patches) {
+        const manager = type.startsWith('application/apply') ? '?fieldManager=deep&force=true' : '';
+        const res = await req('PATCH', `${widgets}/deep${manager}`, patch, { 'Content-Type': type });
+        expect([type, res.status]).toEqual([type, 200]);
+      }
+      const status = await req('PATCH', `${widgets}/deep/status`, '{"status":{"replicas":1}}', {
+        'Content-Type': 'application/merge-patch+json',
+      });
+      expect(status.status).toBe(200);
+      const after = (await req('GET', `${widgets}/deep`)).json;
+      expect(after.spec).toMatchObject({ size: 'large', color: 'green' });
+      expect(JSON.stringify(after.spec.extra)).toBe(deep);
+      const deeper = await req(
+        'POST',
+        widgets,
+        body.replace('"deep"', '"deeper"').replace('"x"', '{"a":"x"}'),
+        {
+          'Content-Type': 'application/json',
+        },
+      );
+      expect(deeper.status).toBe(400);
+      expect(deeper.json.message).toContain('exceeded max depth');
+      expect((await req('DELETE', `${widgets}/deep`)).status).toBe(200);
     });
 
     it('changes status only through /status, without bumping generation', async () => {

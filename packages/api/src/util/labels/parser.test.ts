@@ -77,6 +77,7 @@ describe('parseLabelSelector: errors', () => {
     ['x!=!', "unable to parse requirement: found '!', expected: identifier"],
     ['!', "unable to parse requirement: found '', expected: identifier"],
     ['!!x', "unable to parse requirement: found '!', expected: identifier"],
+    ['!!', "unable to parse requirement: found '!', expected: identifier"],
     ['x in a', "unable to parse requirement: found 'a' expected: '('"],
     ['x in', "unable to parse requirement: found '' expected: '('"],
     ['x in (a', "unable to parse requirement: found '', expected: ',' or ')'"],

@@ -114,7 +114,10 @@ export class PodStrategy extends Strategy {
         );
       const binding = request.body ?? ({} as ApiObject);
       const target = binding.target as { kind?: string; name?: string } | undefined;
-      const name = binding.metadata?.name || request.name;
+      // the pod bound is the URL's: a Binding naming another (or none) is refused (BindingREST.Create)
+      const name = request.name;
+      if ((binding.metadata?.name ?? '') !== name)
+        throw statusErrors.badRequest('name in URL does not match name in Binding object');
       if (!target?.name) {
         throw statusErrors.invalid(
           'Binding',
