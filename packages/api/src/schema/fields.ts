@@ -58,6 +58,11 @@ export const OrchKeyword = {
   /** The zero value ("", 0 or false) means the field is unset (see FieldOptions.omitZero). */
   omitZero: 'x-orch-omit-zero',
   /**
+   * On a list of a custom resource: its items are unique, whole (`[]`, x-kubernetes-list-type set)
+   * or by the key fields named (list-type map), as Kubernetes validates custom resources' lists.
+   */
+  uniqueBy: 'x-orch-unique-by',
+  /**
    * On the root of a custom resource's schema: the CustomResourceDefinition it comes from. Such a
    * schema has no strategic merge metadata (custom resources take JSON and merge patches and apply).
    */
@@ -99,8 +104,8 @@ export interface FieldOptions {
   /** Rejected on update when changed. */
   immutable?: boolean;
   /**
-   * The zero value ("", 0 or false) means unset, as for a Kubernetes field that Go holds as a plain
-   * value (not a pointer) and omits from JSON when zero. Go's protobuf marshalers write such fields
+   * The zero value ("", 0, false, or for a list no item) means unset, as for a Kubernetes field that
+   * Go holds as a plain value (not a pointer) and omits from JSON when zero (a list: when empty). Go's protobuf marshalers write such fields
    * even when zero; read from protobuf, a zero is dropped, as Kubernetes' JSON omits it. Fields where
    * a zero is meant (Go pointers: replicas 0, enableServiceLinks false, storageClassName "") must not
    * be marked.

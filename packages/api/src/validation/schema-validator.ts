@@ -4,6 +4,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, type NameFormat } from '../schema/fields';
 import { isValidPercent } from '../util/names';
 import {
+  duplicate,
+  GoSyntax,
   invalid,
   notSupported,
   required,
@@ -78,6 +80,17 @@ function createAjv(): Ajv {
     },
   });
   ajv.addKeyword({
+    keyword: OrchKeyword.uniqueBy,
+    schemaType: 'array',
+    code(cxt: KeywordCxt) {
+      const keys = cxt.schema as string[];
+      const fn = cxt.gen.scopeValue('func', {
+        ref: (v: unknown) => duplicateItems(v, keys).length === 0,
+      });
+      cxt.fail(_`!${fn}(${cxt.data})`);
+    },
+  });
+  ajv.addKeyword({
     keyword: OrchKeyword.nonNegative,
     schemaType: 'boolean',
     code(cxt: KeywordCxt) {
@@ -97,7 +110,55 @@ const INT32_MAX = 2147483647;
 /** Keywords that mean nothing to validation, left out of what ajv compiles. */
 function ignored(keyword: string): boolean {
   if (keyword === 'description' || keyword === 'default') return true;
-  return keyword.startsWith('x-') && keyword !== OrchKeyword.format && keyword !== OrchKeyword.nonNegative;
+  return keyword.startsWith('x-') && !checkedKeywords.has(keyword);
+}
+
+const checkedKeywords = new Set<string>([OrchKeyword.format, OrchKeyword.nonNegative, OrchKeyword.uniqueBy]);
+
+/**
+ * The items of a list that repeat an earlier one, with their index and what repeats: the whole
+ * item, or with `keys` its key fields (Kubernetes' validateListSet and validateListMap).
+ */
+function duplicateItems(list: unknown, keys: readonly string[]): { index: number; value: unknown }[] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  const out: { index: number; value: unknown }[] = [];
+  list.forEach((item, index) => {
+    const value =
+      keys.length === 0 || typeof item !== 'object' || item === null
+        ? item
+        : Object.fromEntries(keys.filter((k) => k in item).map((k) => [k, (item as Node)[k]]));
+    const id = canonicalJSON(value);
+    if (seen.has(id)) out.push({ index, value });
+    else seen.add(id);
+  });
+  return out;
+}
+
+/**
+ * A repeated item as Kubernetes prints it: a scalar as itself, an object (the key fields of a map
+ * item) in Go's %#v of its map, `map[string]interface {}{"name":"a"}`.
+ */
+function goValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const obj = value as Node;
+  const entries = Object.keys(obj)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`);
+  return new GoSyntax(`map[string]interface {}{${entries.join(', ')}}`);
+}
+
+/** JSON with object keys sorted, so that equal values have one text. */
+function canonicalJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Node;
+    return `{${Object.keys(obj)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(obj[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /**
@@ -273,6 +334,10 @@ function toFieldErrors(root: TSchema, errors: readonly ErrorObject[]): FieldErro
         break;
       case OrchKeyword.nonNegative:
         for (const msg of nonNegativeErrors(data)) out.push(invalid(path, data, msg));
+        break;
+      case OrchKeyword.uniqueBy:
+        for (const d of duplicateItems(data, e.schema as string[]))
+          out.push(duplicate(`${path}[${d.index}]`, goValue(d.value)));
         break;
       default:
         out.push(invalid(path, data, e.message ?? 'invalid'));

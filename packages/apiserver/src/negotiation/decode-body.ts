@@ -21,11 +21,11 @@ export function decodeBody(contentType: string | undefined, body: Buffer, codec:
 }
 
 function decodeByType(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
-  const media = parseMediaType(contentType ?? 'application/json');
+  // no Content-Type is JSON; one that is not a media type at all is unknown (415), as in Kubernetes
+  const media = parseMediaType(contentType || 'application/json');
   const name = media ? `${media.type}/${media.subtype}` : '';
   switch (name) {
     case 'application/json':
-    case '':
       // keys repeated within one object are reported, as Kubernetes' strict decoding does
       try {
         return parseStrictJSON(body.toString('utf8'));

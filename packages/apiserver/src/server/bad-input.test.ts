@@ -701,6 +701,18 @@ describe('malformed requests', () => {
       expect(after.toString()).toBe(before.toString());
     });
 
+    // Kubernetes parses the Content-Type (mime.ParseMediaType): what is no media type is unknown
+    it('a Content-Type that is no media type answers 415', () =>
+      expect4xx(
+        {
+          method: 'POST',
+          path: cms,
+          headers: { 'Content-Type': ';;;=' },
+          body: Buffer.from('{"metadata":{"name":"typeless"}}'),
+        },
+        415,
+      ));
+
     // the raw path is routed: configmaps/.. is a name, not the namespace
     it('dot segments in a path are not resolved', () => expect4xx({ method: 'GET', path: `${cms}/..` }, 404));
 

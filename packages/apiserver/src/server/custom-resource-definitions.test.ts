@@ -50,6 +50,16 @@ function widgetsCRD(extra: Json = {}): Json {
                     color: { type: 'string', default: 'blue' },
                     port: { 'x-kubernetes-int-or-string': true },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                    tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                    ports: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: { name: { type: 'string' }, port: { type: 'integer' } },
+                      },
+                      'x-kubernetes-list-type': 'map',
+                      'x-kubernetes-list-map-keys': ['name'],
+                    },
                   },
                 },
                 status: {
@@ -248,6 +258,50 @@ describe('CustomResourceDefinitions', () => {
         spec: { size: 'small' },
       });
       expect(badName.status).toBe(422);
+    });
+
+    it('refuses repeated items of sets and maps (x-kubernetes-list-type) with 422', async () => {
+      const widget = (name: string, spec: Json) => ({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name },
+        spec: { size: 'small', ...spec },
+      });
+      const bad = await req(
+        'POST',
+        widgets,
+        widget('repeats', {
+          tags: ['a', 'b', 'a'],
+          ports: [
+            { name: 'http', port: 80 },
+            { name: 'http', port: 8080 },
+          ],
+        }),
+      );
+      expect(bad.status).toBe(422);
+      expect(bad.json.details.causes).toEqual(
+        expect.arrayContaining([
+          { reason: 'FieldValueDuplicate', message: 'Duplicate value: "a"', field: 'spec.tags[2]' },
+          {
+            reason: 'FieldValueDuplicate',
+            message: 'Duplicate value: map[string]interface {}{"name":"http"}',
+            field: 'spec.ports[1]',
+          },
+        ]),
+      );
+      const fine = await req(
+        'POST',
+        widgets,
+        widget('distinct', {
+          tags: ['a', 'b'],
+          ports: [
+            { name: 'http', port: 80 },
+            { name: 'https', port: 80 },
+          ],
+        }),
+      );
+      expect(fine.status).toBe(201);
+      expect((await req('DELETE', `${widgets}/distinct`)).status).toBe(200);
     });
 
     it('serves every served version, objects carrying the version asked for', async () => {

@@ -82,6 +82,11 @@ export function schemaNodeOf(schema: Json): TSchema {
   if (schema['x-kubernetes-embedded-resource'] === true && !isObject(schema.properties))
     out['x-kubernetes-preserve-unknown-fields'] = true;
   if (isObject(schema.items)) out.items = schemaNodeOf(schema.items);
+  // Kubernetes validates the uniqueness of a custom resource's sets and maps (built-in kinds check
+  // their lists in their own validation)
+  if (schema['x-kubernetes-list-type'] === 'set') out[OrchKeyword.uniqueBy] = [];
+  else if (schema['x-kubernetes-list-type'] === 'map' && Array.isArray(schema['x-kubernetes-list-map-keys']))
+    out[OrchKeyword.uniqueBy] = [...(schema['x-kubernetes-list-map-keys'] as string[])];
   return out as TSchema;
 }
 
