@@ -287,6 +287,8 @@ test('foreground deletion removes pods and ReplicaSets before the Deployment; or
     20_000,
   );
   expect(rs.spec?.replicas).toBe(1);
+  // the last owner reference removed takes the field with it, as Go's omitempty does
+  expect(rs.metadata).not.toHaveProperty('ownerReferences');
   await eventually(async () => {
     try {
       await deployments.get('orphan', { namespace: NS });

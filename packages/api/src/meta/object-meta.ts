@@ -73,12 +73,14 @@ export const ObjectMetaSchema = struct(meta('ObjectMeta'), {
     patchStrategy: 'merge',
     listType: 'map',
     listMapKeys: ['uid'],
+    omitZero: true,
     description: 'Objects depended on by this object.',
   }),
   finalizers: list(str(), {
     proto: 14,
     patchStrategy: 'merge',
     listType: 'set',
+    omitZero: true,
     description: 'Must be empty before the object is deleted from the registry.',
   }),
   clusterName: str({

@@ -67,6 +67,12 @@ export interface KindDeclaration<S extends TObject = TObject> {
   listKind?: string;
   /** Verbs served on the main resource; all verbs unless said (virtual kinds only create). */
   verbs?: readonly Verb[];
+  /**
+   * Whether the server keeps metadata.generation (1 on create, one more for each change outside
+   * status and metadata). Unless said, kinds with a spec and a status subresource do; Kubernetes
+   * 1.29 keeps none for pods, services, nodes, namespaces, volumes, claims and quotas.
+   */
+  generation?: boolean;
   /** Subresources: status, scale and the kind's own (binding, eviction, finalize, token, ...). */
   subresources?: {
     status?: true;

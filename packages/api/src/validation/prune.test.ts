@@ -97,6 +97,18 @@ describe('compilePrune', () => {
     });
   });
 
+  it('drops empty lists declared omitZero (ownerReferences and finalizers, omitempty in Go), pruning the others', () => {
+    const obj = {
+      metadata: { ownerReferences: [], finalizers: [] },
+      spec: { containers: [] },
+    };
+    prune(obj);
+    expect(obj).toEqual({ metadata: {}, spec: { containers: [] } });
+    const kept = { metadata: { finalizers: ['a.io/x'], ownerReferences: [{ uid: 'u', bogus: 1 }] } };
+    expect(prune(kept)).toEqual(['unknown field "metadata.ownerReferences[0].bogus"']);
+    expect(kept).toEqual({ metadata: { finalizers: ['a.io/x'], ownerReferences: [{ uid: 'u' }] } });
+  });
+
   it('drops a zero of the declared type only', () => {
     const obj = { metadata: { generation: '', generateName: 0 } };
     prune(obj);

@@ -11,7 +11,8 @@ import { listItems, mapValues, nodeShape, structFields, structIdentity } from '.
  *   `unknown field "spec.template.spec.containers[0].imagex"` (map keys joined with '.', as the
  *   decoder's field stack prints them);
  * - fields set to null are removed (null means unset), and so are fields declared omitZero holding
- *   their zero value ("", 0, false): Go holds them as plain values, which its JSON omits when zero;
+ *   their zero value ("", 0, false, an empty list): Go holds them as plain values, which its JSON
+ *   omits when zero;
  * - quantities are rewritten in canonical form (numbers become strings), times in RFC 3339 UTC with
  *   second (Time) or microsecond (MicroTime) precision;
  * - map keys, preserve-unknown-fields contents (rawExtension, fieldsV1) and values of the wrong JSON
@@ -62,11 +63,11 @@ function generateStructPruner(
   const fns: NodePruner[] = [];
   const cases = fields.map(([k, fn, zero]) => {
     const label = `case ${JSON.stringify(k)}:`;
-    if (zero !== undefined) return `${label} if (v === null || v === ${zero}) delete value[k]; break;`;
-    if (fn === undefined) return `${label} if (v === null) delete value[k]; break;`;
+    const unset = zero === undefined ? 'v === null' : `v === null || ${zero}`;
+    if (fn === undefined) return `${label} if (${unset}) delete value[k]; break;`;
     const i = fns.push(fn) - 1;
     return (
-      `${label} if (v === null) delete value[k]; ` +
+      `${label} if (${unset}) delete value[k]; ` +
       `else { st.stack[st.depth++] = k; const nv = f${i}(v, st); st.depth--; if (nv !== v) value[k] = nv; } break;`
     );
   });
@@ -165,20 +166,23 @@ class PruneCompiler {
 }
 
 /**
- * The zero value (as JavaScript source) of a field declared omitZero: a plain value in Go, which
- * decoding holds as that value and its JSON omits. Only a value of the declared type is dropped.
+ * The test (as JavaScript source, of `v`) for the zero value of a field declared omitZero: a plain
+ * value in Go, or a list Go's JSON omits when empty (omitempty). Only a value of the declared type
+ * is dropped.
  */
 function omittedZero(schema: TSchema): string | undefined {
   const n = schema as Record<string, unknown>;
   if (!n[OrchKeyword.omitZero]) return undefined;
   switch (n.type) {
     case 'string':
-      return "''";
+      return "v === ''";
     case 'integer':
     case 'number':
-      return '0';
+      return 'v === 0';
     case 'boolean':
-      return 'false';
+      return 'v === false';
+    case 'array':
+      return '(Array.isArray(v) && v.length === 0)';
     default:
       return undefined;
   }

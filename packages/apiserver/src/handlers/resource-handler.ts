@@ -111,6 +111,8 @@ export class ResourceHandler {
       await this.subresource(req, res, mapping, store, apiVersion, warnings, pretty);
       return;
     }
+    // a verb the kind does not serve has no route (namespaces have no deletecollection)
+    if (decl.verbs && !decl.verbs.includes(info.verb as Verb)) throw collectionMethodNotAllowed();
     const scope = (dryRun = false): RequestScope => ({
       namespace: info.namespace,
       apiVersion,

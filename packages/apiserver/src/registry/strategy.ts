@@ -61,10 +61,11 @@ export class Strategy {
     this.initialStatus = this.hasStatus ? blank.status : undefined;
   }
 
-  /** Generation is kept for kinds with a spec and a status subresource. */
+  /** Generation is kept as the kind declares, else for kinds with a spec and a status subresource. */
   protected get tracksGeneration(): boolean {
     return (
-      this.hasStatus && 'spec' in ((this.declaration.schema as { properties?: object }).properties ?? {})
+      this.declaration.generation ??
+      (this.hasStatus && 'spec' in ((this.declaration.schema as { properties?: object }).properties ?? {}))
     );
   }
 

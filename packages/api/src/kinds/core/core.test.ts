@@ -413,7 +413,7 @@ describe('Service', () => {
     expect(prop(ServiceStatusSchema, 'conditions')['x-kubernetes-list-map-keys']).toEqual(['type']);
   });
 
-  it('defaults as Kubernetes 1.20 does', () => {
+  it('defaults as Kubernetes 1.29 does', () => {
     const svc = applyDefaults<Service>(ServiceSchema, {
       metadata: { name: 'web' },
       spec: {
@@ -428,6 +428,7 @@ describe('Service', () => {
       clusterIPs: ['10.96.0.10'],
       ipFamilies: ['IPv4'],
       ipFamilyPolicy: 'SingleStack',
+      internalTrafficPolicy: 'Cluster',
       ports: [
         { port: 80, protocol: 'TCP', targetPort: 80 },
         { port: 53, protocol: 'UDP', targetPort: 'dns' },
@@ -439,6 +440,7 @@ describe('Service', () => {
     });
     expect(np.spec).toMatchObject({
       externalTrafficPolicy: 'Cluster',
+      internalTrafficPolicy: 'Cluster',
       sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
       ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }],
     });
@@ -447,6 +449,21 @@ describe('Service', () => {
     });
     expect(ext.spec?.ipFamilyPolicy).toBeUndefined();
     expect(ext.spec?.clusterIPs).toBeUndefined();
+    expect(ext.spec?.internalTrafficPolicy).toBeUndefined();
+    expect(np.spec?.allocateLoadBalancerNodePorts).toBeUndefined();
+    const lb = applyDefaults<Service>(ServiceSchema, {
+      spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
+    });
+    expect(lb.spec).toMatchObject({ allocateLoadBalancerNodePorts: true, internalTrafficPolicy: 'Cluster' });
+    const kept = applyDefaults<Service>(ServiceSchema, {
+      spec: {
+        type: 'LoadBalancer',
+        allocateLoadBalancerNodePorts: false,
+        internalTrafficPolicy: 'Local',
+        ports: [{ port: 80 }],
+      },
+    });
+    expect(kept.spec).toMatchObject({ allocateLoadBalancerNodePorts: false, internalTrafficPolicy: 'Local' });
   });
 
   it('validates with Kubernetes messages', () => {

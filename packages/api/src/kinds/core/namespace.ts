@@ -86,9 +86,12 @@ export const NamespaceKind = defineKind({
   singular: 'namespace',
   shortNames: ['ns'],
   namespaced: false,
+  generation: false,
   schema: NamespaceSchema,
   // Kubernetes' ValidateNamespaceName: a namespace name is an RFC 1123 label, not a subdomain.
   nameValidation: nameIsDNSLabel,
+  // every verb but deletecollection, as Kubernetes serves namespaces
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   subresources: { status: true, finalize: { verbs: ['update'] } },
   selectableFields: {
     'status.phase': (ns) => ns.status?.phase ?? '',

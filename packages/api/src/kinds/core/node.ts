@@ -322,6 +322,7 @@ export const NodeKind = defineKind({
   singular: 'node',
   shortNames: ['no'],
   namespaced: false,
+  generation: false,
   schema: NodeSchema,
   subresources: { status: true, proxy: { kind: 'NodeProxyOptions', verbs: PROXY_VERBS } },
   validateUpdate: (node, old) => {

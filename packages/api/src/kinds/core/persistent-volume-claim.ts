@@ -200,6 +200,7 @@ export const PersistentVolumeClaimKind = defineKind({
   singular: 'persistentvolumeclaim',
   shortNames: ['pvc'],
   namespaced: true,
+  generation: false,
   schema: PersistentVolumeClaimSchema,
   subresources: { status: true },
   // Kept by Kubernetes for compatibility with old clients.

@@ -250,6 +250,7 @@ export const PersistentVolumeKind = defineKind({
   singular: 'persistentvolume',
   shortNames: ['pv'],
   namespaced: false,
+  generation: false,
   schema: PersistentVolumeSchema,
   subresources: { status: true },
   // Kept by Kubernetes for compatibility with old clients.

@@ -222,6 +222,7 @@ export const PodKind = defineKind({
   shortNames: ['po'],
   categories: ['all'],
   namespaced: true,
+  generation: false,
   schema: PodSchema,
   subresources: {
     status: true,

@@ -143,6 +143,7 @@ export const ResourceQuotaKind = defineKind({
   singular: 'resourcequota',
   shortNames: ['quota'],
   namespaced: true,
+  generation: false,
   schema: ResourceQuotaSchema,
   subresources: { status: true },
   columns: [

@@ -223,7 +223,9 @@ function defaultServiceSpec(spec: ServiceSpecValue): void {
   if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && !spec.externalTrafficPolicy) {
     spec.externalTrafficPolicy = 'Cluster';
   }
+  if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
   if (spec.type === 'ExternalName') return;
+  spec.internalTrafficPolicy ??= 'Cluster';
   if (spec.clusterIP && !spec.clusterIPs?.length) spec.clusterIPs = [spec.clusterIP];
   if (!spec.ipFamilies?.length && spec.clusterIPs?.length && spec.clusterIPs[0] !== 'None') {
     const families = spec.clusterIPs.map((ip) => parseIPSloppy(ip));
@@ -482,6 +484,7 @@ export const ServiceKind = defineKind({
   shortNames: ['svc'],
   categories: ['all'],
   namespaced: true,
+  generation: false,
   schema: ServiceSchema,
   subresources: { status: true, proxy: { kind: 'ServiceProxyOptions', verbs: PROXY_VERBS } },
   // The cluster IP of a service that has one cannot change, except by turning the service into an

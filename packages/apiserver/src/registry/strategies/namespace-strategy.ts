@@ -8,14 +8,26 @@ interface NamespaceSpec {
   finalizers?: string[];
 }
 
+/** The label every namespace carries with its own name (Kubernetes' LabelMetadataName, GA in 1.22). */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** Sets the name label, which no write can change or remove (Kubernetes sets it in Canonicalize). */
+function labelWithName(obj: ApiObject): void {
+  obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name ?? '' };
+}
+
 /**
  * Namespaces: Active on create; a delete makes them Terminating until the namespace controller has
  * emptied them and removed its finalizer through namespaces/finalize.
  */
 export class NamespaceStrategy extends Strategy {
-  /** A new namespace is Active and carries the `kubernetes` finalizer the namespace controller removes. */
+  /**
+   * A new namespace is Active, carries the `kubernetes` finalizer the namespace controller removes
+   * and is labelled with its name.
+   */
   override prepareForCreate(obj: ApiObject, now: Date): void {
     super.prepareForCreate(obj, now);
+    labelWithName(obj);
     obj.status = { phase: 'Active' };
     const spec = ((obj.spec as NamespaceSpec | undefined) ?? {}) as NamespaceSpec;
     const finalizers = spec.finalizers ?? [];
@@ -25,6 +37,7 @@ export class NamespaceStrategy extends Strategy {
 
   override prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {
     super.prepareForUpdate(obj, old, subresource);
+    labelWithName(obj);
     // spec.finalizers change only through the finalize subresource
     if (!subresource) obj.spec = old.spec;
   }
