@@ -215,7 +215,9 @@ spec: {containers: [{name: c, image: busybox}]}
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typo}\ndatta: {a: "1"}\n',
     );
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('unknown field "datta"');
+    expect(r.stderr).toContain(
+      'Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "datta"',
+    );
   });
 
   it('answers kubectl auth can-i from RBAC', async () => {

@@ -16,7 +16,13 @@ import { decodeBody } from '../negotiation/decode-body';
 import { encodeBody } from '../negotiation/encode';
 import { jsonListParts, protobufListParts } from './encode-list';
 import { checkPartialKind, internalGoType, negotiate, tableIncludeObject } from '../negotiation/negotiate';
-import type { GenericStore, RequestScope, WatchEventType, WriteOptions } from '../registry/generic-store';
+import {
+  strictDecodingError,
+  type GenericStore,
+  type RequestScope,
+  type WatchEventType,
+  type WriteOptions,
+} from '../registry/generic-store';
 import { parseListOptions, queryBool } from '../registry/list-options';
 import { clone, cloneKeepingManagedFields, type ApiObject } from '../registry/object';
 import { answerJSON } from '../registry/answer-json';
@@ -151,6 +157,7 @@ export class ResourceHandler {
           );
         const dryRun = parseDryRun(req.query, 'CreateOptions');
         const options = this.writeOptions(req, warnings, 'CreateOptions');
+        options.decodedAs = { kind: decl.kind, version: info.apiVersion };
         const body = this.decodeObject(req, options);
         const created = await store.create(scope(dryRun), body, options);
         this.sendObject(req, res, 201, created, decl, warnings, pretty);
@@ -160,6 +167,7 @@ export class ResourceHandler {
         if (!info.name) throw collectionMethodNotAllowed();
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
+        options.decodedAs = { kind: decl.kind, version: info.apiVersion };
         const body = this.decodeObject(req, options);
         options.preconditionUID = uidOf(body);
         const { object, created } = await store.update(
@@ -248,9 +256,7 @@ export class ResourceHandler {
   private decodeObject(req: ApiRequest, options: WriteOptions): ApiObject {
     const { value, duplicates } = decodeBody(req.headers['content-type'], req.body, this.ctx.codec);
     if (duplicates.length) {
-      if (options.fieldValidation === 'Strict') {
-        throw statusErrors.badRequest(`strict decoding error: ${duplicates.join(', ')}`);
-      }
+      if (options.fieldValidation === 'Strict') throw strictDecodingError(duplicates, options.decodedAs);
       if (options.fieldValidation === 'Warn') options.warnings.push(...duplicates);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -410,6 +416,7 @@ export class ResourceHandler {
       if (info.verb === 'update') {
         const dryRun = parseDryRun(req.query, 'UpdateOptions');
         const options = this.writeOptions(req, warnings, 'UpdateOptions');
+        options.decodedAs = { kind: decl.kind, version: info.apiVersion };
         const body = this.decodeObject(req, options);
         options.preconditionUID = uidOf(body);
         const { object } = await store.update(

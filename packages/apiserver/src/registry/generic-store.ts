@@ -61,6 +61,20 @@ export interface WriteOptions {
    * preconditions): another one is a 409 Conflict, as is a missing object.
    */
   preconditionUID?: string;
+  /**
+   * The object written is the request's body as decoded (create, update), of this kind at this
+   * version: strict decoding errors carry the decoder's prefix, `ConfigMap in version "v1" cannot
+   * be handled as a ConfigMap:`, as Kubernetes reports them.
+   */
+  decodedAs?: { kind: string; version: string };
+}
+
+/** Kubernetes' strict decoding error (400), with the decoder's prefix for a decoded body. */
+export function strictDecodingError(messages: readonly string[], decodedAs?: WriteOptions['decodedAs']) {
+  const prefix = decodedAs
+    ? `${decodedAs.kind} in version "${decodedAs.version}" cannot be handled as a ${decodedAs.kind}: `
+    : '';
+  return statusErrors.badRequest(`${prefix}strict decoding error: ${messages.join(', ')}`);
 }
 
 export interface ListResult {
@@ -411,9 +425,7 @@ export class GenericStore {
   private checkUnknown(obj: ApiObject, options: WriteOptions): void {
     const messages = this.strategy.compiled.prune(obj).unknown;
     if (!messages.length) return;
-    if (options.fieldValidation === 'Strict') {
-      throw statusErrors.badRequest(`strict decoding error: ${messages.join(', ')}`);
-    }
+    if (options.fieldValidation === 'Strict') throw strictDecodingError(messages, options.decodedAs);
     if (options.fieldValidation === 'Warn') options.warnings.push(...messages);
   }
 

@@ -197,7 +197,26 @@ describe('orch-apiserver resource API', () => {
     const body = { metadata: { name: 'strict' }, data: {}, bogus: 1 };
     const strict = await req(`${cms}?fieldValidation=Strict`, { method: 'POST', body });
     expect(strict.status).toBe(400);
-    expect(strict.json.message).toBe('strict decoding error: unknown field "bogus"');
+    // a decoded body's errors carry the decoder's prefix (kubectl create prints it); a patch's do not
+    expect(strict.json.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
+    );
+    const twice = await req(`${cms}?fieldValidation=Strict`, {
+      method: 'POST',
+      body: '{"metadata":{"name":"twice"},"data":{},"data":{}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(twice.json.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data"',
+    );
+    await req(cms, { method: 'POST', body: { metadata: { name: 'patched' } } });
+    const patched = await req(`${cms}/patched?fieldValidation=Strict`, {
+      method: 'PATCH',
+      body: '{"bogus":1}',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.json.message).toBe('strict decoding error: unknown field "bogus"');
     const warn = await req(`${cms}?fieldValidation=Warn`, { method: 'POST', body });
     expect(warn.status).toBe(201);
     expect(String(warn.headers.warning)).toContain('unknown field \\"bogus\\"');
