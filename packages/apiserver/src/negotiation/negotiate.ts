@@ -1,4 +1,4 @@
-import { fieldErrors, protobufMediaType, protobufMediaTypeAlias } from '@orch/api';
+import { fieldErrors, protobufMediaType, protobufMediaTypeAlias, type IncludeObject } from '@orch/api';
 import { statusErrors } from '../errors/status-error';
 import { mediaTypeName, parseAccept, type MediaRange } from './media-type';
 
@@ -10,7 +10,7 @@ export interface Negotiated {
   /** The media type named in the response's Content-Type (in the spelling the client asked for). */
   contentType: string;
   /** Set when a Table was asked for: the Table's group and version as spelled in Accept. */
-  table?: { group: string; version: string; includeObject?: 'None' | 'Metadata' | 'Object' };
+  table?: { group: string; version: string };
   /**
    * Set when metadata-only objects were asked for: `kind` is the `as=` asked for, which must fit the
    * answer (PartialObjectMetadata for one object, PartialObjectMetadataList for a list; see
@@ -124,8 +124,6 @@ export function checkPartialKind(negotiated: Negotiated, list: boolean, goType: 
     );
   }
 }
-
-export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /**
  * The includeObject of a Table answer (Kubernetes' TableOptions: empty means Metadata); any other value

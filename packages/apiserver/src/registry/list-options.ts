@@ -116,77 +116,44 @@ interface CheckedOptions {
  */
 function validateListOptions(o: CheckedOptions): FieldError[] {
   const errs: FieldError[] = [];
+  const forbid = (field: string, detail: string) => errs.push(fieldErrors.forbidden(field, detail));
   const match = o.resourceVersionMatch;
   if (o.watch) {
     if (o.sendInitialEvents) {
-      if (match !== 'NotOlderThan') {
-        errs.push(
-          fieldErrors.forbidden(
-            'resourceVersionMatch',
-            'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-          ),
+      if (match !== 'NotOlderThan')
+        forbid(
+          'resourceVersionMatch',
+          'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
         );
-      }
-      if (!o.watchListEnabled) {
-        errs.push(
-          fieldErrors.forbidden(
-            'sendInitialEvents',
-            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-          ),
+      if (!o.watchListEnabled)
+        forbid(
+          'sendInitialEvents',
+          'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
         );
-      }
     }
     if (match) {
-      if (!o.sendInitialEvents) {
-        errs.push(
-          fieldErrors.forbidden(
-            'resourceVersionMatch',
-            'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-          ),
+      if (!o.sendInitialEvents)
+        forbid(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
         );
-      }
       if (match !== 'NotOlderThan')
         errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
-      if (o.continue) {
-        errs.push(
-          fieldErrors.forbidden(
-            'resourceVersionMatch',
-            'resourceVersionMatch is forbidden when continue is provided',
-          ),
-        );
-      }
+      if (o.continue)
+        forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
     }
     return errs;
   }
   if (match) {
-    if (!o.resourceVersion) {
-      errs.push(
-        fieldErrors.forbidden(
-          'resourceVersionMatch',
-          'resourceVersionMatch is forbidden unless resourceVersion is provided',
-        ),
-      );
-    }
-    if (o.continue) {
-      errs.push(
-        fieldErrors.forbidden(
-          'resourceVersionMatch',
-          'resourceVersionMatch is forbidden when continue is provided',
-        ),
-      );
-    }
+    if (!o.resourceVersion)
+      forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (o.continue)
+      forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
     if (match !== 'Exact' && match !== 'NotOlderThan')
       errs.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && o.resourceVersion === '0') {
-      errs.push(
-        fieldErrors.forbidden(
-          'resourceVersionMatch',
-          'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-        ),
-      );
-    }
+    if (match === 'Exact' && o.resourceVersion === '0')
+      forbid('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   }
-  if (o.sendInitialEvents)
-    errs.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  if (o.sendInitialEvents) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list');
   return errs;
 }

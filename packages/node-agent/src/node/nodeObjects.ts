@@ -158,7 +158,7 @@ export function nodeObject(node: SimulatedNode): Node {
       labels: { ...node.labels },
       annotations: {
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-        ...providedNodeIP(node),
+        ...providedNodeIPAnnotation(node),
       },
     },
     spec: {
@@ -170,7 +170,7 @@ export function nodeObject(node: SimulatedNode): Node {
 }
 
 /** The provided-node-ip annotation of a node given --node-ip under an external cloud provider. */
-function providedNodeIP(node: SimulatedNode): Record<string, string> {
+function providedNodeIPAnnotation(node: SimulatedNode): Record<string, string> {
   return node.providedNodeIP ? { [PROVIDED_NODE_IP_ANNOTATION]: node.providedNodeIP } : {};
 }
 
@@ -208,7 +208,7 @@ function reconciledAnnotations(
   node: SimulatedNode,
 ): { annotations?: Record<string, string> } {
   const { [PROVIDED_NODE_IP_ANNOTATION]: _previous, ...others } = existing ?? {};
-  const annotations = { ...others, ...providedNodeIP(node) };
+  const annotations = { ...others, ...providedNodeIPAnnotation(node) };
   return Object.keys(annotations).length > 0 || existing !== undefined ? { annotations } : {};
 }
 

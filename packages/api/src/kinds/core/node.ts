@@ -28,6 +28,13 @@ const core = (name: string): string => `io.k8s.api.core.v1.${name}`;
  */
 export const PROVIDED_NODE_IP_ANNOTATION = 'alpha.kubernetes.io/provided-node-ip';
 
+/** The node agent's --node-ip a node announces (its provided-node-ip annotation), if any. */
+export function providedNodeIP(node: {
+  metadata?: { annotations?: Record<string, string> };
+}): string | undefined {
+  return node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION] || undefined;
+}
+
 export const TaintSchema = struct(
   core('Taint'),
   {

@@ -3,7 +3,7 @@ import {
   LABEL_FAILURE_DOMAIN_BETA_ZONE,
   LABEL_TOPOLOGY_REGION,
   LABEL_TOPOLOGY_ZONE,
-  PROVIDED_NODE_IP_ANNOTATION,
+  providedNodeIP,
   type Node,
 } from '@orch/api';
 import { errorMessage } from '@orch/component-base';
@@ -61,7 +61,7 @@ export function mergedAddresses(node: Node, cloud: readonly NodeAddress[]): Node
  * reports no address equal to it, an error.
  */
 export function preferNodeIP(node: Node, addresses: readonly NodeAddress[]): NodeAddress[] {
-  const nodeIP = node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
+  const nodeIP = providedNodeIP(node);
   if (!nodeIP) return [...addresses];
   const matching = addresses.filter((a) => a.address === nodeIP);
   if (matching.length === 0)
@@ -87,11 +87,10 @@ export class CloudNodeController extends NodeQueueController {
     };
     // a node agent restarted with another --node-ip has its addresses refreshed now, not at the
     // next periodic sync
-    const providedIP = (node: Node) => node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
     this.informer.addEventHandler({
       onAdd: initialize,
       onUpdate: (old, node) => {
-        if (providedIP(old) !== providedIP(node)) this.enqueue(node);
+        if (providedNodeIP(old) !== providedNodeIP(node)) this.enqueue(node);
         else initialize(node);
       },
     });

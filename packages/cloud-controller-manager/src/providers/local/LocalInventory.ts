@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { PROVIDED_NODE_IP_ANNOTATION, type Node } from '@orch/api';
+import { providedNodeIP, type Node } from '@orch/api';
 import {
   InstanceNotFoundError,
   type InstanceMetadata,
@@ -107,7 +107,7 @@ export class LocalInventory implements Instances {
  */
 function reportedAddresses(node: Node): NodeAddress[] {
   const name = { type: 'Hostname', address: node.metadata?.name ?? '' };
-  const nodeIP = node.metadata?.annotations?.[PROVIDED_NODE_IP_ANNOTATION];
+  const nodeIP = providedNodeIP(node);
   if (nodeIP) return [{ type: 'InternalIP', address: nodeIP }, name];
   const own = (node.status?.addresses ?? []).map((a) => ({ type: a.type ?? '', address: a.address ?? '' }));
   if (own.length) return own;
