@@ -125,6 +125,11 @@ export interface APIServerConfig {
   featureGates?: Pick<FeatureGate, 'enabled'>;
   /** How pods/log reaches the node agents (the `--kubelet-*` flags). */
   kubeletClient?: KubeletClientConfig;
+  /**
+   * How often a deleted system namespace is created again while the server runs (Kubernetes'
+   * system-namespaces controller: every minute, the default).
+   */
+  systemNamespacesIntervalMs?: number;
 }
 
 /** Resolves once `work` is done or found the object already there (409). */
@@ -172,6 +177,8 @@ export class APIServer {
   private ready = false;
   /** The `kubernetes` Service's cluster IP, once bootstrap() has installed the services registry. */
   private kubernetesServiceIP?: string;
+  /** Re-creates deleted system namespaces while the server runs (see ensureSystemNamespaces). */
+  private systemNamespacesTimer?: NodeJS.Timeout;
   readonly metrics = new APIServerMetrics();
   /** The storage every store uses (the configured backend, instrumented). */
   readonly storage: Storage;
@@ -412,17 +419,15 @@ export class APIServer {
     });
     await this.bootstrapKubernetesService();
     this.ready = true;
+    this.systemNamespacesTimer = setInterval(
+      () => void this.ensureSystemNamespaces().catch(() => undefined),
+      this.config.systemNamespacesIntervalMs ?? 60_000,
+    );
+    this.systemNamespacesTimer.unref();
   }
 
-  /**
-   * Creates what every cluster starts with: the system namespaces and the `default/kubernetes`
-   * Service with its Endpoints; installs the services registry with its cluster IP and node port
-   * allocator. Idempotent.
-   */
-  async bootstrap(): Promise<void> {
-    // the stores made here read through the watch caches like every later one
-    await this.prepareStorage();
-    await this.bootstrapPriorityClasses();
+  /** Creates the system namespaces that are missing (a deleted one comes back). */
+  private async ensureSystemNamespaces(): Promise<void> {
     const namespaces = this.mapper.forResource('', 'v1', 'namespaces');
     if (!namespaces) return;
     const store = this.storeFor(namespaces);
@@ -435,6 +440,19 @@ export class APIServer {
         ),
       );
     }
+  }
+
+  /**
+   * Creates what every cluster starts with: the system namespaces and the `default/kubernetes`
+   * Service with its Endpoints; installs the services registry with its cluster IP and node port
+   * allocator. Idempotent.
+   */
+  async bootstrap(): Promise<void> {
+    // the stores made here read through the watch caches like every later one
+    await this.prepareStorage();
+    await this.bootstrapPriorityClasses();
+    if (!this.mapper.forResource('', 'v1', 'namespaces')) return;
+    await this.ensureSystemNamespaces();
     const services = this.mapper.forResource('', 'v1', 'services');
     if (!services) return;
     const allocator = new ServiceIPAllocator(
@@ -546,6 +564,7 @@ export class APIServer {
 
   async close(): Promise<void> {
     this.ready = false;
+    clearInterval(this.systemNamespacesTimer);
     this.customResources.stop();
     for (const c of this.cachers.values()) await c.close();
     this.cachers.clear();

@@ -1,5 +1,6 @@
 import { startTestAPIServer, type TestAPIServer } from '../../testing/test-apiserver';
 import { httpsRequest, type HttpsRequestOptions } from '../../testing/https-request';
+import { eventually } from '../../testing/eventually';
 import { NAMESPACE_NAME_LABEL } from './namespace-strategy';
 
 describe('namespaces', () => {
@@ -59,5 +60,34 @@ describe('namespaces', () => {
       'update',
       'watch',
     ]);
+  });
+
+  it('that are system ones come back once deleted, as Kubernetes re-creates them', async () => {
+    const quick = await startTestAPIServer({ systemNamespacesIntervalMs: 200 });
+    try {
+      const lease = `${quick.url}/api/v1/namespaces/orch-node-lease`;
+      const deleted = await httpsRequest(lease, { ca: quick.ca, method: 'DELETE' });
+      expect(deleted.status).toBe(200);
+      // Terminating until the namespace controller (not running here) finalizes it
+      const finalize = await httpsRequest(`${lease}/finalize`, {
+        ca: quick.ca,
+        method: 'PUT',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'orch-node-lease' },
+          spec: { finalizers: [] },
+        },
+      });
+      expect(finalize.status).toBe(200);
+      const back = await eventually(async () => {
+        const r = await httpsRequest(lease, { ca: quick.ca });
+        return r.status === 200 && !r.json.metadata.deletionTimestamp ? r.json : undefined;
+      }, 'orch-node-lease created again');
+      expect(back.status.phase).toBe('Active');
+      expect(back.metadata.uid).not.toBe(deleted.json.metadata?.uid);
+    } finally {
+      await quick.close();
+    }
   });
 });
