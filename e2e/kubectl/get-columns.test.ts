@@ -150,7 +150,7 @@ describe('kubectl get tables for every kind', () => {
     // a new claim's status is reset on create to its defaults: phase Pending
     it('shows a fresh claim as Pending', async () => {
       const out = await get('-n', namespace, 'pvc', 'waiting');
-      expectRow(out.rows[0], ['waiting', 'Pending', '', '', '', '', /^\d+s$/], 'pvc waiting');
+      expectRow(out.rows[0], ['waiting', 'Pending', '', '', '', '', '<unset>', /^\d+s$/], 'pvc waiting');
     });
 
     // the requester recorded by the server from the caller's credentials (the admin certificate)

@@ -1,6 +1,6 @@
 /**
  * What `kubectl get` shows for every listable kind, as Kubernetes' server-side printers
- * (pkg/printers/internalversion/printers.go, 1.20 era) define it: the default header, the extra
+ * (pkg/printers/internalversion/printers.go, 1.29) define it: the default header, the extra
  * columns of `-o wide`, and the cells of sample objects. Kinds without a printer of their own get the
  * apiserver's default table (Name, Created At).
  */
@@ -478,17 +478,30 @@ spec:
         'STATUS',
         'CLAIM',
         'STORAGECLASS',
+        'VOLUMEATTRIBUTESCLASS',
         'REASON',
         'AGE',
       ],
       wide: ['VOLUMEMODE'],
       rows: {
-        pv1: ['pv1', '1Gi', 'RWO,ROX', 'Retain', 'Bound', 'kc/data', 'fast', '', age],
-        pv2: ['pv2', '5Gi', 'RWX', 'Delete', 'Failed', '', '', 'Broken', age],
+        pv1: ['pv1', '1Gi', 'RWO,ROX', 'Retain', 'Bound', 'kc/data', 'fast', '<unset>', '', age],
+        pv2: ['pv2', '5Gi', 'RWX', 'Delete', 'Failed', '', '', '<unset>', 'Broken', age],
       },
       wideRows: {
-        pv1: ['pv1', '1Gi', 'RWO,ROX', 'Retain', 'Bound', 'kc/data', 'fast', '', age, 'Filesystem'],
-        pv2: ['pv2', '5Gi', 'RWX', 'Delete', 'Failed', '', '', 'Broken', age, 'Block'],
+        pv1: [
+          'pv1',
+          '1Gi',
+          'RWO,ROX',
+          'Retain',
+          'Bound',
+          'kc/data',
+          'fast',
+          '<unset>',
+          '',
+          age,
+          'Filesystem',
+        ],
+        pv2: ['pv2', '5Gi', 'RWX', 'Delete', 'Failed', '', '', '<unset>', 'Broken', age, 'Block'],
       },
     },
     persistentvolumeclaims: {
@@ -505,12 +518,21 @@ spec:
       status: {
         data: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } },
       },
-      columns: ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'AGE'],
+      columns: [
+        'NAME',
+        'STATUS',
+        'VOLUME',
+        'CAPACITY',
+        'ACCESS MODES',
+        'STORAGECLASS',
+        'VOLUMEATTRIBUTESCLASS',
+        'AGE',
+      ],
       wide: ['VOLUMEMODE'],
       rows: {
-        data: ['data', 'Bound', 'pv1', '1Gi', 'RWO', 'fast', age],
+        data: ['data', 'Bound', 'pv1', '1Gi', 'RWO', 'fast', '<unset>', age],
       },
-      wideRows: { data: ['data', 'Bound', 'pv1', '1Gi', 'RWO', 'fast', age, 'Filesystem'] },
+      wideRows: { data: ['data', 'Bound', 'pv1', '1Gi', 'RWO', 'fast', '<unset>', age, 'Filesystem'] },
     },
     'deployments.apps': {
       resource: 'deployments.apps',
@@ -866,7 +888,8 @@ reportingInstance: cm-1
           'ScalingReplicaSet',
           'deployment/web',
           '',
-          '',
+          // no deprecated source: the reporting controller and instance stand in
+          'orch-controller-manager, cm-1',
           'Scaled up replica set web-1 to 3',
           '10d',
           '1',

@@ -16,6 +16,14 @@ export interface ColumnDeclaration<T = any> {
   cell: (obj: T, now: Date) => unknown;
 }
 
+/** A condition of a Table row (meta.k8s.io TableRowCondition). */
+export interface TableRowConditionDeclaration {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
 /** The scale subresource: where an object keeps its replica counts (autoscaling/v1 Scale). */
 export interface ScaleDeclaration {
   specReplicasPath: string;
@@ -82,6 +90,8 @@ export interface KindDeclaration<S extends TObject = TObject> {
   selectableFields?: Record<string, (obj: Static<S>) => string | undefined>;
   /** Table columns; the default Name / Created At table when absent. */
   columns?: readonly ColumnDeclaration<Static<S>>[];
+  /** The conditions of an object's table row (e.g. Completed for finished pods); none when absent. */
+  rowConditions?: (obj: Static<S>) => readonly TableRowConditionDeclaration[];
   /** Warnings served for deprecated versions, by version. */
   deprecatedVersions?: Record<string, string>;
   /**

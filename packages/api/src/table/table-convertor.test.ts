@@ -42,6 +42,18 @@ describe('toTable', () => {
     expect(rowObject('None')).toBeUndefined();
   });
 
+  it('adds the conditions a kind declares for a row, and none when there are none', () => {
+    const flagged = {
+      ...ConfigMapKind,
+      rowConditions: (cm: { data?: Record<string, string> }) =>
+        cm.data?.color ? [{ type: 'Completed', status: 'True', reason: 'Colored' }] : [],
+    };
+    const [colored, plain] = toTable(flagged, [configMap, { ...configMap, data: {} }], { now }).rows!;
+    expect(colored!.conditions).toEqual([{ type: 'Completed', status: 'True', reason: 'Colored' }]);
+    expect(plain).not.toHaveProperty('conditions');
+    expect(toTable(ConfigMapKind, [configMap], { now }).rows![0]).not.toHaveProperty('conditions');
+  });
+
   it('answers in the apiVersion asked for, with the list metadata given', () => {
     const listMeta = { resourceVersion: '42', continue: 'next', remainingItemCount: 3 };
     const table = toTable(ConfigMapKind, [configMap], { now, apiVersion: 'meta.k8s.io/v1beta1', listMeta });

@@ -55,6 +55,8 @@ export function columnDefinitions(decl: KindDeclaration<any>): TableColumnDefini
 export function tableRow(decl: KindDeclaration<any>, obj: Meta, options: TableOptions = {}): TableRow {
   const now = options.now ?? new Date();
   const row: TableRow = { cells: columnsOf(decl).map((c) => c.cell(obj, now)) };
+  const conditions = decl.rowConditions?.(obj) ?? [];
+  if (conditions.length) row.conditions = conditions.map((c) => ({ ...c }));
   const include = options.includeObject ?? 'Metadata';
   if (include === 'Object') row.object = obj;
   else if (include === 'Metadata') row.object = partialObjectMetadata(obj, options.apiVersion);

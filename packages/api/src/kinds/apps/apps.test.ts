@@ -330,6 +330,16 @@ describe('Deployment', () => {
       ['Images', 1, 'nginx:1.19,busybox'],
       ['Selector', 1, 'app=web,tier in (be,fe)'],
     ]);
+    // numbers in columns Kubernetes declares as strings
+    expect(DeploymentKind.columns!.slice(2, 4).map((c) => [c.name, c.type])).toEqual([
+      ['Up-to-date', 'string'],
+      ['Available', 'string'],
+    ]);
+    const invalid = {
+      ...d,
+      spec: { ...d.spec!, selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } },
+    };
+    expect(DeploymentKind.columns![7]!.cell(invalid, now)).toBe('<invalid>');
   });
 });
 
@@ -697,6 +707,8 @@ describe('ControllerRevision', () => {
       ['Revision', 2],
       ['Age', '2m'],
     ]);
+    // a number in a column Kubernetes declares as a string
+    expect(ControllerRevisionKind.columns![2]!.type).toBe('string');
     expect(ControllerRevisionKind.columns![1]!.cell({ ...rev, metadata: meta('x') }, now)).toBe('<none>');
   });
 });
@@ -718,7 +730,8 @@ describe('workload selectors', () => {
   it('prints the selector string form', () => {
     expect(selectorStringCell(selector)).toBe('app=web,!canary,env notin (prod),tier');
     expect(selectorStringCell({})).toBe('');
-    expect(selectorStringCell({ matchExpressions: [{ key: 'a', operator: 'Near' }] })).toBe('<error>');
+    // the Deployment printer says <invalid> where FormatLabelSelector says <error>
+    expect(selectorStringCell({ matchExpressions: [{ key: 'a', operator: 'Near' }] })).toBe('<invalid>');
   });
 
   it('match template labels with set-based requirements', () => {

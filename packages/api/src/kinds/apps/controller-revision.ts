@@ -56,7 +56,7 @@ export const ControllerRevisionKind = defineKind({
     },
     {
       name: 'Revision',
-      type: 'integer',
+      type: 'string',
       description: 'Revision of the ControllerRevision.',
       cell: (rev) => rev.revision,
     },

@@ -257,13 +257,13 @@ export const DeploymentKind = defineKind({
     },
     {
       name: 'Up-to-date',
-      type: 'integer',
+      type: 'string',
       description: 'Total number of non-terminated pods with the desired template.',
       cell: (d) => d.status?.updatedReplicas ?? 0,
     },
     {
       name: 'Available',
-      type: 'integer',
+      type: 'string',
       description: 'Total number of available pods (ready for at least minReadySeconds).',
       cell: (d) => d.status?.availableReplicas ?? 0,
     },

@@ -41,9 +41,9 @@ export function selectorColumn<T>(cell: (obj: T) => string): ColumnDeclaration<T
 }
 
 /**
- * The selector in its string form, as the Deployment and Job printers show it (no `<none>` for an
- * empty selector, unlike FormatLabelSelector); `<error>` when it cannot be converted.
+ * The selector in its string form, as the Deployment printer shows it (no `<none>` for an empty
+ * selector, unlike FormatLabelSelector); `<invalid>` when it cannot be converted.
  */
 export function selectorStringCell(selector: LabelSelector | undefined): string {
-  return selectorOf(selector)?.toString() ?? '<error>';
+  return selectorOf(selector)?.toString() ?? '<invalid>';
 }

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword, structHooks } from '../../schema/fields';
 import { errorMessage, type FieldError } from '../../validation/field-error';
+import { columnDefinitions } from '../../table/table-convertor';
 import {
   CrossVersionObjectReferenceSchema,
   HorizontalPodAutoscalerKind,
@@ -89,6 +90,12 @@ describe('autoscaling/v1 HorizontalPodAutoscaler', () => {
     };
     expect(HorizontalPodAutoscalerKind.columns![2]!.cell(noTarget, now)).toBe('<none>');
     expect(HorizontalPodAutoscalerKind.columns![3]!.cell(noTarget, now)).toBe('<unset>');
+    // MINPODS, MAXPODS and REPLICAS are string columns in Kubernetes, whatever their cells hold
+    expect(HorizontalPodAutoscalerKind.columns!.slice(3, 6).map((c) => c.type)).toEqual([
+      'string',
+      'string',
+      'string',
+    ]);
   });
 });
 
@@ -122,6 +129,8 @@ describe('autoscaling/v1 Scale', () => {
       ['Available', 'integer', 0, 3],
       ['Age', 'string', 0, '10m'],
     ]);
+    // unlike other tables, the scale table marks no column with the name format
+    expect(columnDefinitions(ScaleKind).map((c) => c.format)).toEqual(['', '', '', '']);
     expect(ScaleKind.columns!.map((c) => c.cell({ metadata: { name: 'new' } }, now))).toEqual([
       'new',
       0,

@@ -169,13 +169,13 @@ export const HorizontalPodAutoscalerKind = defineKind({
     },
     {
       name: 'MaxPods',
-      type: 'integer',
+      type: 'string',
       description: 'Upper limit of replicas.',
       cell: (hpa) => hpa.spec?.maxReplicas ?? 0,
     },
     {
       name: 'Replicas',
-      type: 'integer',
+      type: 'string',
       description: 'Current number of replicas.',
       cell: (hpa) => hpa.status?.currentReplicas ?? 0,
     },

@@ -44,7 +44,8 @@ export const ScaleKind = defineKind({
   verbs: [],
   virtual: true,
   columns: [
-    nameColumn(),
+    // Kubernetes' scale table marks no column as the name column.
+    { ...nameColumn(), format: '' },
     {
       name: 'Desired',
       type: 'integer',

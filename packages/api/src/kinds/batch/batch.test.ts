@@ -475,6 +475,15 @@ describe('Job', () => {
     expect(JobKind.columns![1]!.cell(queue, now)).toBe('0/1 of 4');
     expect(JobKind.columns![2]!.cell(queue, now)).toBe('30m');
     expect(JobKind.columns![2]!.cell({ ...job, status: {} }, now)).toBe('');
+    // the selector prints as Kubernetes' FormatLabelSelector: <none> when empty, <error> when invalid
+    const selector = JobKind.columns!.find((c) => c.name === 'Selector')!;
+    expect(selector.cell({ ...job, spec: { ...job.spec!, selector: {} } }, now)).toBe('<none>');
+    expect(
+      selector.cell(
+        { ...job, spec: { ...job.spec!, selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } },
+        now,
+      ),
+    ).toBe('<error>');
   });
 });
 

@@ -11,7 +11,8 @@ import {
 } from '../../validation/field-error';
 import { ageColumn, nameColumn, shortHumanDuration } from '../columns';
 import { selectorOf } from '../apps/template-rules';
-import { containerColumns, selectorColumn, selectorStringCell } from '../apps/workload-columns';
+import { formatLabelSelector } from '../../util/labels';
+import { containerColumns, selectorColumn } from '../apps/workload-columns';
 import { JobSpecSchema } from './job-spec';
 
 /** The label tying a job's pods to the job's uid, generated with the selector. */
@@ -246,6 +247,6 @@ export const JobKind = defineKind({
     },
     ageColumn(),
     ...containerColumns<Job>((job) => job.spec?.template),
-    selectorColumn<Job>((job) => selectorStringCell(job.spec?.selector)),
+    selectorColumn<Job>((job) => formatLabelSelector(job.spec?.selector)),
   ],
 });

@@ -290,7 +290,7 @@ export const CertificateSigningRequestKind = defineKind({
       name: 'SignerName',
       type: 'string',
       description: 'The signer asked to issue the certificate.',
-      cell: (csr) => csr.spec.signerName,
+      cell: (csr) => csr.spec.signerName || '<none>',
     },
     {
       name: 'Requestor',

@@ -161,6 +161,7 @@ describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
       },
     };
     expect(cells(denied)[5]).toBe('Denied,Failed');
+    expect(cells({ ...csr, spec: { ...csr.spec, signerName: '' } })[2]).toBe('<none>');
   });
 });
 

@@ -123,3 +123,13 @@ describe('ConfigMap update (ValidateConfigMapUpdate)', () => {
     expect(update({ data: { 'a/b': 'x' } }, {})).toEqual([`data[a/b]: Invalid value: "a/b": ${KEY_MSG}`]);
   });
 });
+
+describe('ConfigMap table', () => {
+  it('prints NAME DATA AGE, DATA a string column counting the keys of data and binaryData', () => {
+    const data = ConfigMapKind.columns![1]!;
+    expect([data.name, data.type]).toEqual(['Data', 'string']);
+    expect(
+      data.cell({ data: { a: 'x', b: 'y' }, binaryData: { c: b64('z') } } as ConfigMap, new Date()),
+    ).toBe(3);
+  });
+});

@@ -56,7 +56,7 @@ export const ConfigMapKind = defineKind({
     nameColumn(),
     {
       name: 'Data',
-      type: 'integer',
+      type: 'string',
       description: 'Number of keys in data and binaryData.',
       cell: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length,
     },

@@ -3,6 +3,7 @@ import { OrchKeyword, structHooks, type FieldErrorLike } from '../../schema/fiel
 import type { KindDeclaration } from '../../schema/kind';
 import { errorMessage, type FieldError } from '../../validation/field-error';
 import {
+  accessModesString,
   BindingKind,
   BindingSchema,
   coreKinds,
@@ -815,8 +816,15 @@ describe('core/v1 Event', () => {
       'First Seen': '10m',
       Count: 7,
       Object: 'node',
-      Source: '',
+      // no source: the reporting controller (and instance) stand in for component (and host)
+      Source: 'kubelet',
     });
+    expect(cells(EventKind, { ...series, reportingInstance: 'kubelet-n1' })).toMatchObject({
+      Source: 'kubelet, kubelet-n1',
+    });
+    expect(
+      cells(EventKind, { ...series, source: { component: 'scheduler' }, reportingInstance: 'kubelet-n1' }),
+    ).toMatchObject({ Source: 'scheduler, kubelet-n1' });
     expect(
       cells(EventKind, { metadata: { name: 'e' }, eventTime: '2021-01-09T23:50:00.000000Z' }),
     ).toMatchObject({
@@ -1062,10 +1070,26 @@ describe('PersistentVolume', () => {
       Status: 'Bound',
       Claim: 'default/data',
       StorageClass: 'standard',
+      VolumeAttributesClass: '<unset>',
       Reason: '',
       Age: '2d',
       VolumeMode: 'Filesystem',
     });
+    // Kubernetes 1.29's column order, VOLUMEATTRIBUTESCLASS after STORAGECLASS
+    expect(PersistentVolumeKind.columns!.map((c) => c.name)).toEqual([
+      'Name',
+      'Capacity',
+      'Access Modes',
+      'Reclaim Policy',
+      'Status',
+      'Claim',
+      'StorageClass',
+      'VolumeAttributesClass',
+      'Reason',
+      'Age',
+      'VolumeMode',
+    ]);
+    expect(accessModesString(['ReadWriteOncePod', 'ReadOnlyMany', 'ReadWriteOncePod'])).toBe('ROX,RWOP');
     expect(
       cells(PersistentVolumeKind, {
         metadata: {
@@ -1164,9 +1188,21 @@ describe('PersistentVolumeClaim', () => {
       Capacity: '10Gi',
       'Access Modes': 'RWO',
       StorageClass: 'standard',
+      VolumeAttributesClass: '<unset>',
       Age: '2d',
       VolumeMode: 'Filesystem',
     });
+    expect(PersistentVolumeClaimKind.columns!.map((c) => c.name)).toEqual([
+      'Name',
+      'Status',
+      'Volume',
+      'Capacity',
+      'Access Modes',
+      'StorageClass',
+      'VolumeAttributesClass',
+      'Age',
+      'VolumeMode',
+    ]);
     expect(cells(PersistentVolumeClaimKind, { spec: {}, status: { phase: 'Pending' } })).toMatchObject({
       Status: 'Pending',
       Capacity: '',

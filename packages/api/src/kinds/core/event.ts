@@ -169,7 +169,10 @@ function eventCells(e: EventView, now: Date): Record<string, unknown> {
   }
   const kind = (e.involvedObject?.kind ?? '').toLowerCase();
   const object = e.involvedObject?.name ? `${kind}/${e.involvedObject.name}` : kind;
-  const source = [e.source?.component ?? '', ...(e.source?.host ? [e.source.host] : [])].join(', ');
+  // The source's component and host, or the reporting controller and instance of the new API.
+  const component = e.source?.component || e.reportingController || '';
+  const host = e.source?.host || e.reportingInstance || '';
+  const source = host ? `${component}, ${host}` : component;
   return {
     'Last Seen': lastSeen,
     Type: e.type ?? '',

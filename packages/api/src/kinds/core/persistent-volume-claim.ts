@@ -21,6 +21,7 @@ import {
   storageClassOf,
   validateAccessModes,
   validateStorageClassName,
+  volumeAttributesClassColumn,
   VOLUME_MODES,
 } from './persistent-volume';
 import { quantityValue, ResourceRequirementsSchema } from './resources';
@@ -233,6 +234,7 @@ export const PersistentVolumeClaimKind = defineKind({
       cell: (pvc) => (pvc.spec?.volumeName ? accessModesString(pvc.status?.accessModes) : ''),
     },
     { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: storageClassOf },
+    volumeAttributesClassColumn(),
     ageColumn(),
     {
       name: 'VolumeMode',

@@ -1,7 +1,7 @@
 import { deepEqual } from '../../patch/json-value';
 import type { Static } from '@sinclair/typebox';
 import { field, list, map, oneOf, quantity, str, struct } from '../../schema/fields';
-import { defineKind } from '../../schema/kind';
+import { defineKind, type ColumnDeclaration } from '../../schema/kind';
 import { objectMeta, typeMeta } from '../../meta/object-meta';
 import { isDNS1123Subdomain } from '../../util/names';
 import {
@@ -52,13 +52,14 @@ export const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-
 /** Finalizer that keeps a volume while a claim is bound to it (pv-protection). */
 export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
 
-/** Kubernetes' GetAccessModesAsString: "RWO,ROX,RWX" in that order, without duplicates. */
+/** Kubernetes' GetAccessModesAsString: "RWO,ROX,RWX,RWOP" in that order, without duplicates. */
 export function accessModesString(modes: readonly string[] | undefined): string {
   const m = new Set(modes ?? []);
   const out: string[] = [];
   if (m.has('ReadWriteOnce')) out.push('RWO');
   if (m.has('ReadOnlyMany')) out.push('ROX');
   if (m.has('ReadWriteMany')) out.push('RWX');
+  if (m.has('ReadWriteOncePod')) out.push('RWOP');
   return out.join(',');
 }
 
@@ -68,6 +69,20 @@ export function storageClassOf(obj: {
   spec?: { storageClassName?: string };
 }): string {
   return obj.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? obj.spec?.storageClassName ?? '';
+}
+
+/**
+ * The VOLUMEATTRIBUTESCLASS column of volumes and claims. The server keeps no
+ * volumeAttributesClassName (the field of an alpha feature, off by default, whose value is dropped
+ * on write), so the class is always unset.
+ */
+export function volumeAttributesClassColumn(): ColumnDeclaration<unknown> {
+  return {
+    name: 'VolumeAttributesClass',
+    type: 'string',
+    description: 'The class of mutable volume attributes; <unset> without one.',
+    cell: () => '<unset>',
+  };
 }
 
 /** Kubernetes' validation of access modes and storage class names shared by volumes and claims. */
@@ -299,6 +314,7 @@ export const PersistentVolumeKind = defineKind({
         pv.spec?.claimRef ? `${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''}` : '',
     },
     { name: 'StorageClass', type: 'string', description: 'StorageClass of the pv', cell: storageClassOf },
+    volumeAttributesClassColumn(),
     {
       name: 'Reason',
       type: 'string',

@@ -1,5 +1,5 @@
 import type { ColumnDeclaration } from '../../schema/kind';
-import { ageColumn, nameColumn } from '../columns';
+import { ageColumn, nameColumn, shortHumanDuration } from '../columns';
 import type { Pod } from './pod';
 
 /** The reason Kubernetes' node controller gives pods on an unreachable node. */
@@ -8,20 +8,42 @@ const NODE_LOST_REASON = 'NodeLost';
 interface PodSummary {
   ready: string;
   status: string;
-  restarts: number;
+  /** The restart count, then the time since the last restart in parentheses once there was one. */
+  restarts: string;
 }
+
+type ContainerStatusLike = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+
+/** When the container last terminated (its previous run's end), in ms; undefined when unknown. */
+function lastTerminationOf(c: ContainerStatusLike): number | undefined {
+  const finished = c.lastState?.terminated?.finishedAt;
+  if (!finished) return undefined;
+  const ms = Date.parse(finished);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const later = (a: number | undefined, b: number | undefined): number | undefined =>
+  b === undefined ? a : a === undefined || a < b ? b : a;
 
 /**
  * The READY, STATUS and RESTARTS cells of `kubectl get pods`, computed as Kubernetes' server printer
  * (printPod) does: the first init container that has not succeeded decides the status while
- * initializing; otherwise the last container with a waiting or terminated reason wins.
+ * initializing; otherwise the last container with a waiting or terminated reason wins. Sidecars
+ * (init containers with restartPolicy Always) count among the containers once started, and their
+ * restarts count with the app containers' once the pod is initialized.
  */
-export function summarizePod(pod: Pod): PodSummary {
+export function summarizePod(pod: Pod, now: Date = new Date()): PodSummary {
   const spec = pod.spec;
   const status = pod.status ?? {};
-  const total = spec?.containers?.length ?? 0;
+  const sidecars = new Set(
+    (spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+  );
+  const total = (spec?.containers?.length ?? 0) + sidecars.size;
   let ready = 0;
   let restarts = 0;
+  let sidecarRestarts = 0;
+  let lastRestart: number | undefined;
+  let lastSidecarRestart: number | undefined;
   let reason = status.phase ?? '';
   if (status.reason) reason = status.reason;
   if (status.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
@@ -31,10 +53,20 @@ export function summarizePod(pod: Pod): PodSummary {
   const initStatuses = status.initContainerStatuses ?? [];
   for (let i = 0; i < initStatuses.length; i++) {
     const c = initStatuses[i]!;
+    const sidecar = sidecars.has(c.name ?? '');
     restarts += c.restartCount ?? 0;
+    lastRestart = later(lastRestart, lastTerminationOf(c));
+    if (sidecar) {
+      sidecarRestarts += c.restartCount ?? 0;
+      lastSidecarRestart = later(lastSidecarRestart, lastTerminationOf(c));
+    }
     const terminated = c.state?.terminated;
     const waiting = c.state?.waiting;
     if (terminated && (terminated.exitCode ?? 0) === 0) continue;
+    if (sidecar && c.started) {
+      if (c.ready) ready++;
+      continue;
+    }
     if (terminated) {
       if (!terminated.reason) {
         reason = terminated.signal
@@ -52,13 +84,16 @@ export function summarizePod(pod: Pod): PodSummary {
     break;
   }
 
-  if (!initializing) {
-    restarts = 0;
+  const initialized = (status.conditions ?? []).find((c) => c.type === 'Initialized')?.status === 'True';
+  if (!initializing || initialized) {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
     let hasRunning = false;
     const statuses = status.containerStatuses ?? [];
     for (let i = statuses.length - 1; i >= 0; i--) {
       const c = statuses[i]!;
       restarts += c.restartCount ?? 0;
+      lastRestart = later(lastRestart, lastTerminationOf(c));
       const waiting = c.state?.waiting;
       const terminated = c.state?.terminated;
       if (waiting?.reason) reason = waiting.reason;
@@ -79,7 +114,35 @@ export function summarizePod(pod: Pod): PodSummary {
   if (pod.metadata?.deletionTimestamp && status.reason === NODE_LOST_REASON) reason = 'Unknown';
   else if (pod.metadata?.deletionTimestamp) reason = 'Terminating';
 
-  return { ready: `${ready}/${total}`, status: reason, restarts };
+  const restartsCell =
+    restarts !== 0 && lastRestart !== undefined
+      ? `${restarts} (${shortHumanDuration(now.getTime() - lastRestart)} ago)`
+      : String(restarts);
+  return { ready: `${ready}/${total}`, status: reason, restarts: restartsCell };
+}
+
+/**
+ * The conditions of a pod's table row: Completed, with the phase as reason, once the pod succeeded
+ * or failed (none otherwise).
+ */
+export function podRowConditions(
+  pod: Pod,
+): { type: string; status: string; reason: string; message: string }[] {
+  switch (pod.status?.phase) {
+    case 'Succeeded':
+      return [
+        {
+          type: 'Completed',
+          status: 'True',
+          reason: 'Succeeded',
+          message: 'The pod has completed successfully.',
+        },
+      ];
+    case 'Failed':
+      return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+    default:
+      return [];
+  }
 }
 
 /** `<none>` for an empty cell, as Kubernetes prints it. */
@@ -122,19 +185,19 @@ export const podColumns: readonly ColumnDeclaration<Pod>[] = [
     name: 'Ready',
     type: 'string',
     description: 'The aggregate readiness state of this pod for accepting traffic.',
-    cell: (pod) => summarizePod(pod).ready,
+    cell: (pod, now) => summarizePod(pod, now).ready,
   },
   {
     name: 'Status',
     type: 'string',
     description: 'The aggregate status of the containers in this pod.',
-    cell: (pod) => summarizePod(pod).status,
+    cell: (pod, now) => summarizePod(pod, now).status,
   },
   {
     name: 'Restarts',
-    type: 'integer',
-    description: 'The number of times the containers in this pod have been restarted.',
-    cell: (pod) => summarizePod(pod).restarts,
+    type: 'string',
+    description: "Restarts of the pod's containers, then how long ago the last one was.",
+    cell: (pod, now) => summarizePod(pod, now).restarts,
   },
   ageColumn(),
   {

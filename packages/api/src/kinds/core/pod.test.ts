@@ -3,6 +3,7 @@ import { OrchKeyword } from '../../schema/fields';
 import type { ColumnDeclaration } from '../../schema/kind';
 import { compileKind } from '../../validation/compile-kind';
 import { errorMessage, type FieldError } from '../../validation/field-error';
+import { toTable } from '../../table/table-convertor';
 import {
   ContainerPortSchema,
   ContainerSchema,
@@ -1033,6 +1034,137 @@ describe('kubectl columns', () => {
     expect(summarizePod(unschedulable).status).toBe('Pending');
   });
 
+  it('declares RESTARTS a string column and tells how long ago the last restart was', () => {
+    expect(PodKind.columns!.find((c) => c.name === 'Restarts')).toMatchObject({ type: 'string' });
+    const restarted = base({
+      phase: 'Running',
+      initContainerStatuses: initDone,
+      containerStatuses: [
+        {
+          name: 'a',
+          ready: true,
+          state: running,
+          restartCount: 2,
+          lastState: { terminated: { exitCode: 1, finishedAt: '2021-01-01T00:07:00Z' } },
+        },
+        {
+          name: 'b',
+          ready: true,
+          state: running,
+          restartCount: 3,
+          lastState: { terminated: { exitCode: 1, finishedAt: '2021-01-01T00:04:30Z' } },
+        },
+      ],
+    });
+    // the latest termination of any container counts; the (completed) init container's restart does not
+    expect(row(restarted)[3]).toBe('5 (3m ago)');
+    // restarts without a known termination time print the bare count
+    const counted = base({
+      phase: 'Running',
+      initContainerStatuses: initDone,
+      containerStatuses: [{ name: 'a', ready: true, state: running, restartCount: 1 }],
+    });
+    expect(row(counted)[3]).toBe('1');
+    // while initializing, the init containers' restarts and terminations count
+    const initializing = base({
+      phase: 'Pending',
+      initContainerStatuses: [
+        {
+          name: 'i1',
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          restartCount: 4,
+          lastState: { terminated: { exitCode: 1, finishedAt: '2021-01-01T00:09:50Z' } },
+        },
+      ],
+    });
+    expect(row(initializing).slice(1, 4)).toEqual(['0/2', 'Init:CrashLoopBackOff', '4 (10s ago)']);
+  });
+
+  it('counts started sidecars (restartPolicy Always init containers) as containers', () => {
+    const withSidecar = (status: Pod['status']): Pod =>
+      pod(
+        {
+          initContainers: [
+            { name: 'setup', image: 'x' },
+            { name: 'proxy', image: 'x', restartPolicy: 'Always' },
+          ],
+          containers: [{ name: 'app', image: 'x' }],
+        },
+        { status },
+      );
+    const setupDone = { name: 'setup', state: { terminated: { exitCode: 0, reason: 'Completed' } } };
+    const proxy = {
+      name: 'proxy',
+      started: true,
+      ready: true,
+      state: running,
+      restartCount: 2,
+      lastState: { terminated: { exitCode: 1, finishedAt: '2021-01-01T00:08:00Z' } },
+    };
+    // all running: the sidecar is ready, counted and its restarts shown
+    expect(
+      row(
+        withSidecar({
+          phase: 'Running',
+          initContainerStatuses: [setupDone, proxy],
+          containerStatuses: [{ name: 'app', ready: true, state: running }],
+        }),
+      ).slice(1, 4),
+    ).toEqual(['2/2', 'Running', '2 (2m ago)']);
+    // the sidecar started but the app container is still being created
+    expect(
+      row(
+        withSidecar({
+          phase: 'Pending',
+          initContainerStatuses: [setupDone, { ...proxy, ready: false }],
+          containerStatuses: [{ name: 'app', state: { waiting: { reason: 'ContainerCreating' } } }],
+        }),
+      ).slice(1, 3),
+    ).toEqual(['0/2', 'ContainerCreating']);
+    // a sidecar not started yet holds the pod in its init phase
+    expect(
+      row(
+        withSidecar({
+          phase: 'Pending',
+          initContainerStatuses: [setupDone, { name: 'proxy', started: false, state: running }],
+        }),
+      ).slice(1, 3),
+    ).toEqual(['0/2', 'Init:1/2']);
+    // once the pod is initialized, a crashing sidecar keeps its Init reason but the app containers
+    // are counted, and only the sidecar's and app containers' restarts show
+    expect(
+      row(
+        withSidecar({
+          phase: 'Running',
+          conditions: [{ type: 'Initialized', status: 'True' }],
+          initContainerStatuses: [
+            { ...setupDone, restartCount: 7 },
+            { ...proxy, started: false, ready: false, state: { waiting: { reason: 'CrashLoopBackOff' } } },
+          ],
+          containerStatuses: [{ name: 'app', ready: true, state: running, restartCount: 1 }],
+        }),
+      ).slice(1, 4),
+    ).toEqual(['1/2', 'Init:CrashLoopBackOff', '3 (2m ago)']);
+  });
+
+  it('marks the table rows of finished pods Completed', () => {
+    const finished = (phase: string) =>
+      toTable(PodKind, [base({ phase } as Pod['status'])], { now: new Date('2021-01-01T00:10:00Z') })
+        .rows![0]!;
+    expect(finished('Succeeded').conditions).toEqual([
+      {
+        type: 'Completed',
+        status: 'True',
+        reason: 'Succeeded',
+        message: 'The pod has completed successfully.',
+      },
+    ]);
+    expect(finished('Failed').conditions).toEqual([
+      { type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' },
+    ]);
+    expect(finished('Running')).not.toHaveProperty('conditions');
+  });
+
   it('computes READY, RESTARTS, AGE and the wide cells', () => {
     const p = base(
       {
@@ -1067,7 +1199,7 @@ describe('kubectl columns', () => {
       'web',
       '1/2',
       'Running',
-      5,
+      '5',
       '10m',
       '10.1.2.3',
       'node-1',

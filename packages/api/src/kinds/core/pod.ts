@@ -8,7 +8,7 @@ import { inclusiveRangeError } from '../../util/names';
 import { semanticEqual } from '../../validation/immutable';
 import { EphemeralContainerSchema } from './container';
 import type { Container } from './container';
-import { podColumns } from './pod-columns';
+import { podColumns, podRowConditions } from './pod-columns';
 import { PodSpecSchema } from './pod-spec';
 import type { PodSpec } from './pod-spec';
 import { PodStatusSchema } from './pod-status';
@@ -245,5 +245,6 @@ export const PodKind = defineKind({
     'status.nominatedNodeName': (pod) => pod.status?.nominatedNodeName ?? '',
   },
   columns: podColumns,
+  rowConditions: podRowConditions,
   validateUpdate: validatePodUpdate,
 });

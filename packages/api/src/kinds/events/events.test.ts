@@ -101,7 +101,8 @@ describe('events.k8s.io/v1 Event', () => {
       Reason: 'ScaledUp',
       Object: 'deployment/web',
       Subobject: '',
-      Source: '',
+      // the reporting controller and instance, as Kubernetes shows them for the new API
+      Source: 'example.com/controller, controller-1',
       Message: 'Scaled up to 3',
       'First Seen': '10m',
       Count: 1,

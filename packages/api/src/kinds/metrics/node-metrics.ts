@@ -40,8 +40,27 @@ export const NodeMetricsKind = defineKind({
   jsonOnly: true,
   columns: [
     nameColumn(),
-    { name: 'CPU', type: 'string', description: 'CPU usage.', cell: (m) => m.usage?.cpu ?? '' },
-    { name: 'Memory', type: 'string', description: 'Memory usage.', cell: (m) => m.usage?.memory ?? '' },
-    { name: 'Window', type: 'string', description: 'The window of the usage.', cell: (m) => m.window ?? '' },
+    // As the metrics server prints them: a column per resource, named after it.
+    {
+      name: 'cpu',
+      type: 'string',
+      format: 'quantity',
+      description: 'CPU usage.',
+      cell: (m) => m.usage?.cpu ?? '0',
+    },
+    {
+      name: 'memory',
+      type: 'string',
+      format: 'quantity',
+      description: 'Memory usage.',
+      cell: (m) => m.usage?.memory ?? '0',
+    },
+    {
+      name: 'Window',
+      type: 'string',
+      format: 'duration',
+      description: 'The window of the usage.',
+      cell: (m) => m.window ?? '0s',
+    },
   ],
 });

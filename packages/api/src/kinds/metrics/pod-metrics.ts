@@ -33,14 +33,14 @@ export const PodMetricsSchema = struct(
 );
 export type PodMetrics = Static<typeof PodMetricsSchema>;
 
-/** The pod's usage of a resource: the sum over its containers ('' when none reports it). */
+/** The pod's usage of a resource: the sum over its containers ('0' when none reports it). */
 function podUsage(m: PodMetrics, resource: string): string {
   let sum: Quantity | undefined;
   for (const c of m.containers ?? []) {
     const q = tryParseQuantity(c.usage?.[resource] ?? '');
     if (q) sum = sum ? sum.add(q) : q;
   }
-  return sum?.toString() ?? '';
+  return sum?.toString() ?? '0';
 }
 
 /**
@@ -60,18 +60,27 @@ export const PodMetricsKind = defineKind({
   jsonOnly: true,
   columns: [
     nameColumn(),
+    // As the metrics server prints them: a column per resource, named after it.
     {
-      name: 'CPU',
+      name: 'cpu',
       type: 'string',
+      format: 'quantity',
       description: 'CPU usage of the containers.',
       cell: (m) => podUsage(m, 'cpu'),
     },
     {
-      name: 'Memory',
+      name: 'memory',
       type: 'string',
+      format: 'quantity',
       description: 'Memory usage of the containers.',
       cell: (m) => podUsage(m, 'memory'),
     },
-    { name: 'Window', type: 'string', description: 'The window of the usage.', cell: (m) => m.window ?? '' },
+    {
+      name: 'Window',
+      type: 'string',
+      format: 'duration',
+      description: 'The window of the usage.',
+      cell: (m) => m.window ?? '0s',
+    },
   ],
 });

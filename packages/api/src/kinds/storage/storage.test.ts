@@ -176,6 +176,15 @@ describe('storage.k8s.io/v1 VolumeAttachment', () => {
       ['Attached', true],
       ['Age', '5m'],
     ]);
+    // Kubernetes gives the ATTACHER column the name format as well
+    expect(VolumeAttachmentKind.columns!.map((c) => c.format ?? '')).toEqual([
+      'name',
+      'name',
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 });
 

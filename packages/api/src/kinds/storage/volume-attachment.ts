@@ -110,7 +110,14 @@ export const VolumeAttachmentKind = defineKind({
   subresources: { status: true },
   columns: [
     nameColumn(),
-    { name: 'Attacher', type: 'string', description: 'The volume driver.', cell: (va) => va.spec.attacher },
+    {
+      name: 'Attacher',
+      type: 'string',
+      // Kubernetes marks this column with the name format too.
+      format: 'name',
+      description: 'The volume driver.',
+      cell: (va) => va.spec.attacher,
+    },
     {
       name: 'PV',
       type: 'string',
