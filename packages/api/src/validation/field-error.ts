@@ -23,6 +23,11 @@ export interface FieldError {
   field: string;
   badValue?: unknown;
   detail?: string;
+  /**
+   * For a value of the wrong JSON type in a declared struct: the message Kubernetes' JSON decoder
+   * refuses it with before any validation (see goDecodeError), when the declarations tell it.
+   */
+  decodeError?: string;
 }
 
 /** The text Kubernetes prints for each error type. */

@@ -15,6 +15,7 @@ import {
   type FieldError,
 } from './field-error';
 import { fieldPathOf } from './field-path';
+import { goDecodeError } from './go-decode-error';
 import { formatChecks } from './formats';
 import { structFields, structIdentity } from './schema-node';
 import { isRFC3339 } from './time-format';
@@ -273,9 +274,13 @@ function toFieldErrors(root: TSchema, errors: readonly ErrorObject[]): FieldErro
     }
     const path = fieldPathOf(root, e.instancePath);
     switch (e.keyword) {
-      case 'type':
-        out.push(typeError(path, data, expectedTypes(params.type)));
+      case 'type': {
+        const error = typeError(path, data, expectedTypes(params.type));
+        const decodeError = goDecodeError(root, e.instancePath, data);
+        if (decodeError !== undefined) error.decodeError = decodeError;
+        out.push(error);
         break;
+      }
       case 'enum': {
         // Declared order: declarations list values as Kubernetes' validator does (a sorted set for most).
         const allowed = ((params.allowedValues ?? []) as unknown[]).map(String);

@@ -10,6 +10,7 @@ import {
 import { statusErrors, StatusError } from '../errors/status-error';
 import { parseMediaType } from '../negotiation/media-type';
 import { checkDecoded } from '../negotiation/check-decoded';
+import { jsonSyntaxError } from '../negotiation/json-syntax-error';
 import { clone, copyKeepingManagedFields, type ApiObject } from '../registry/object';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -22,6 +23,17 @@ const patchTypes: Record<string, PatchType> = {
   'application/apply-patch+json': 'apply',
 };
 
+/** 415 naming the patch types a resource accepts, as Kubernetes lists them. */
+function unsupportedPatchType(apply: boolean, strategic: boolean): StatusError {
+  const accepted = Object.keys(patchTypes).filter((k) => {
+    if (patchTypes[k] === 'apply') return apply && k !== 'application/apply-patch+json';
+    return patchTypes[k] !== 'strategic' || strategic;
+  });
+  return statusErrors.unsupportedMediaType(
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
+}
+
 /**
  * The patch type of a PATCH request's Content-Type; 415 for anything else, and for apply when the
  * server does not serve it (the ServerSideApply feature gate off).
@@ -29,14 +41,7 @@ const patchTypes: Record<string, PatchType> = {
 export function patchTypeOf(contentType: string | undefined, apply = true): PatchType {
   const m = contentType ? parseMediaType(contentType) : undefined;
   const t = m ? patchTypes[`${m.type}/${m.subtype}`] : undefined;
-  if (!t || (t === 'apply' && !apply)) {
-    const accepted = Object.keys(patchTypes).filter((k) =>
-      patchTypes[k] === 'apply' ? apply && k !== 'application/apply-patch+json' : true,
-    );
-    throw statusErrors.unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-    );
-  }
+  if (!t || (t === 'apply' && !apply)) throw unsupportedPatchType(apply, true);
   return t;
 }
 
@@ -60,7 +65,7 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   try {
     ops = JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+    throw statusErrors.badRequest(jsonSyntaxError(body) ?? (e as Error).message);
   }
   if (!Array.isArray(ops)) throw statusErrors.badRequest('json patch must be an array of operations');
   checkDecoded(ops, 'patch');
@@ -86,7 +91,11 @@ export function decodePatchObject(body: Buffer, type: PatchType): Record<string,
   try {
     value = type === 'apply' ? parseYAML(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+    // a merge patch that is no JSON is the merge library's `Invalid JSON Patch`; a strategic one is
+    // named by the JSON decoder
+    if (type === 'merge') throw statusErrors.badRequest('Invalid JSON Patch');
+    if (type === 'apply') throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+    throw statusErrors.badRequest(jsonSyntaxError(body) ?? (e as Error).message);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw statusErrors.badRequest('patch body must be a JSON object');
@@ -106,7 +115,7 @@ export function applyStrategicPatch(
   schema: TSchema,
 ): unknown {
   if (!supportsStrategicMerge(schema)) {
-    throw statusErrors.unsupportedMediaType('strategic merge patch is not supported for this resource');
+    throw unsupportedPatchType(true, false);
   }
   try {
     const merge = (t: ApiObject): ApiObject => strategicMergePatch(t, patch, schema) as ApiObject;

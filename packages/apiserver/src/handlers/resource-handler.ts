@@ -254,7 +254,12 @@ export class ResourceHandler {
 
   /** Decodes a create/update body; duplicate fields follow fieldValidation like unknown ones. */
   private decodeObject(req: ApiRequest, options: WriteOptions): ApiObject {
-    const { value, duplicates } = decodeBody(req.headers['content-type'], req.body, this.ctx.codec);
+    const { value, duplicates } = decodeBody(
+      req.headers['content-type'],
+      req.body,
+      this.ctx.codec,
+      options.decodedAs?.kind,
+    );
     if (duplicates.length) {
       if (options.fieldValidation === 'Strict') throw strictDecodingError(duplicates, options.decodedAs);
       if (options.fieldValidation === 'Warn') options.warnings.push(...duplicates);

@@ -2,6 +2,7 @@ import { parse as parseYAML } from 'yaml';
 import { parseStrictJSON, protobufMediaType, protobufMediaTypeAlias, type ProtobufCodec } from '@orch/api';
 import { statusErrors } from '../errors/status-error';
 import { checkDecoded } from './check-decoded';
+import { jsonSyntaxError, summarizeBody } from './json-syntax-error';
 import { parseMediaType } from './media-type';
 
 export interface DecodedBody {
@@ -12,12 +13,42 @@ export interface DecodedBody {
 
 /**
  * Decodes a request body by its Content-Type (JSON, YAML or protobuf); a body the server could not
- * hold exactly is refused (see {@link checkDecoded}).
+ * hold exactly is refused (see {@link checkDecoded}). With `into`, the kind a create or update
+ * decodes the body as, a body that is no object at all is refused as Kubernetes refuses it: `the
+ * object provided is unrecognized (must be of type <Kind>): <why> (<the body's start>)`.
  */
-export function decodeBody(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
-  const decoded = decodeByType(contentType, body, codec);
+export function decodeBody(
+  contentType: string | undefined,
+  body: Buffer,
+  codec: ProtobufCodec,
+  into?: string,
+): DecodedBody {
+  let decoded: DecodedBody;
+  try {
+    decoded = decodeByType(contentType, body, codec);
+    if (into !== undefined) notAnObject(decoded.value);
+  } catch (e) {
+    if (!(e instanceof UnrecognizedBody)) throw e;
+    throw statusErrors.badRequest(
+      into === undefined
+        ? e.message
+        : `the object provided is unrecognized (must be of type ${into}): ${e.message} (${summarizeBody(body)})`,
+    );
+  }
   checkDecoded(decoded.value, 'request body');
   return decoded;
+}
+
+/** A body whose kind could not even be looked for: not JSON, not YAML, or no object. */
+class UnrecognizedBody extends Error {}
+
+/** The decoder's words for a JSON body that holds no object (`null` decodes as an empty one). */
+function notAnObject(value: unknown): void {
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return;
+  const found = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  throw new UnrecognizedBody(
+    `couldn't get version/kind; json parse error: json: cannot unmarshal ${found} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+  );
 }
 
 function decodeByType(contentType: string | undefined, body: Buffer, codec: ProtobufCodec): DecodedBody {
@@ -30,7 +61,8 @@ function decodeByType(contentType: string | undefined, body: Buffer, codec: Prot
       try {
         return parseStrictJSON(body.toString('utf8'));
       } catch (e) {
-        throw statusErrors.badRequest(`error decoding request body: ${(e as Error).message}`);
+        const why = jsonSyntaxError(body) ?? (e as Error).message;
+        throw new UnrecognizedBody(`couldn't get version/kind; json parse error: ${why}`);
       }
     case 'application/yaml':
     case 'application/x-yaml':
@@ -38,7 +70,8 @@ function decodeByType(contentType: string | undefined, body: Buffer, codec: Prot
       try {
         return { value: parseYAML(body.toString('utf8'), { uniqueKeys: false }) as unknown, duplicates: [] };
       } catch (e) {
-        throw statusErrors.badRequest(`error decoding YAML: ${(e as Error).message}`);
+        const why = (e as Error).message.split('\n')[0]!.replace(/:$/, '');
+        throw new UnrecognizedBody(`error converting YAML to JSON: yaml: ${why}`);
       }
     case protobufMediaType:
     case protobufMediaTypeAlias:

@@ -412,10 +412,12 @@ export class GenericStore {
     const typeErrors = errors.filter((e) => e.type === 'FieldValueTypeInvalid');
     if (typeErrors.length && !this.strategy.schemaTypeErrorsInvalid) {
       const kind = this.declaration.kind;
+      // the decoder stops at its first error, and says it in its words when they are known
+      const decoded = typeErrors.find((e) => e.decodeError !== undefined)?.decodeError;
       return statusErrors.badRequest(
-        `${kind} in version "${this.declaration.versions[0]}" cannot be handled as a ${kind}: ${typeErrors
-          .map((e) => `${e.field}: ${e.detail ?? ''}`)
-          .join(', ')}`,
+        `${kind} in version "${this.declaration.versions[0]}" cannot be handled as a ${kind}: ${
+          decoded ?? typeErrors.map((e) => `${e.field}: ${e.detail ?? ''}`).join(', ')
+        }`,
       );
     }
     return new StatusError(invalidStatus(this.declaration.kind, this.declaration.group, name, errors));

@@ -713,6 +713,144 @@ describe('malformed requests', () => {
         415,
       ));
 
+    // a body that is no JSON (or no object) is named as Kubernetes' decoder names it, and nothing is
+    // written: for a create or update with the kind it was to be and the start of the body
+    it('a body that is not JSON answers 400 in the decoder words, and nothing changes', async () => {
+      const before = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false }))
+        .body;
+      const unrecognized = 'the object provided is unrecognized (must be of type ConfigMap): ';
+      const cases: [string, string, Record<string, string>, string, string][] = [
+        [
+          'POST',
+          cms,
+          json,
+          '{"apiVersion":',
+          `${unrecognized}couldn't get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":)`,
+        ],
+        [
+          'POST',
+          cms,
+          json,
+          '',
+          `${unrecognized}couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`,
+        ],
+        [
+          'POST',
+          cms,
+          json,
+          'xyz',
+          `${unrecognized}couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (78797a)`,
+        ],
+        [
+          'PUT',
+          `${cms}/existing`,
+          json,
+          '{"metadata":{"name":"existing"},"data":{"a":"c"} x}',
+          `${unrecognized}couldn't get version/kind; json parse error: invalid character 'x' after object key:value pair ({"metadata":{"name":"existing" ...)`,
+        ],
+        [
+          'PUT',
+          `${cms}/existing`,
+          json,
+          '[1,2]',
+          `${unrecognized}couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b312c325d)`,
+        ],
+        [
+          'POST',
+          cms,
+          { 'Content-Type': 'application/yaml' },
+          'a: b: c',
+          `${unrecognized}error converting YAML to JSON: yaml: Nested mappings are not allowed in compact mappings at line 1, column 4 (613a20623a2063)`,
+        ],
+        ['PATCH', `${cms}/existing`, mergePatch, '{"data":', 'Invalid JSON Patch'],
+        ['PATCH', `${cms}/existing`, strategic, '{"data":{"a":"c"}', 'unexpected end of JSON input'],
+        [
+          'PATCH',
+          `${cms}/existing`,
+          jsonPatch,
+          '[{"op":"add",]',
+          "invalid character ']' looking for beginning of object key string",
+        ],
+        [
+          'DELETE',
+          `${cms}/existing`,
+          json,
+          '{"gracePeriodSeconds":}',
+          `couldn't get version/kind; json parse error: invalid character '}' looking for beginning of value`,
+        ],
+      ];
+      for (const [method, path, headers, body, message] of cases) {
+        const res = await send({ label: '', method, path, headers, body: Buffer.from(body), mustFail: true });
+        expect([method, body, res.status, JSON.parse(res.body.toString())]).toEqual([
+          method,
+          body,
+          400,
+          expect.objectContaining({ kind: 'Status', reason: 'BadRequest', code: 400, message }),
+        ]);
+      }
+      const after = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false })).body;
+      expect(after.toString()).toBe(before.toString());
+    });
+
+    // a value of the wrong JSON type in a built-in kind is refused as Kubernetes' decoder refuses it
+    it('a value of the wrong JSON type answers 400 in the decoder words, and nothing is written', async () => {
+      const deployment = (spec: Record<string, unknown>, env: unknown[] = []) =>
+        JSON.stringify({
+          metadata: { name: 'typed' },
+          spec: {
+            selector: { matchLabels: { a: 'b' } },
+            template: {
+              metadata: { labels: { a: 'b' } },
+              spec: { containers: [{ name: 'c', image: 'i', env }] },
+            },
+            ...spec,
+          },
+        });
+      const handled = (kind: string) =>
+        `${kind} in version "v1" cannot be handled as a ${kind}: json: cannot unmarshal `;
+      const cases: [string, string, string][] = [
+        [
+          deploys,
+          deployment({ replicas: 'two' }),
+          `${handled('Deployment')}string into Go struct field DeploymentSpec.spec.replicas of type int32`,
+        ],
+        [
+          deploys,
+          deployment({ replicas: 1.5 }),
+          `${handled('Deployment')}number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32`,
+        ],
+        [
+          deploys,
+          deployment({}, [{ name: 'PORT', value: 8080 }]),
+          `${handled('Deployment')}number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string`,
+        ],
+        [
+          cms,
+          JSON.stringify({ metadata: { name: 'typed' }, data: { a: 1 } }),
+          `${handled('ConfigMap')}number into Go struct field ConfigMap.data of type string`,
+        ],
+      ];
+      for (const [path, body, message] of cases) {
+        const res = await send({
+          label: '',
+          method: 'POST',
+          path,
+          headers: json,
+          body: Buffer.from(body),
+          mustFail: true,
+        });
+        expect([body, res.status, JSON.parse(res.body.toString())]).toEqual([
+          body,
+          400,
+          expect.objectContaining({ reason: 'BadRequest', code: 400, message }),
+        ]);
+      }
+      for (const path of [deploys, cms]) {
+        const res = await send({ label: '', method: 'GET', path: `${path}/typed`, mustFail: true });
+        expect(res.status).toBe(404);
+      }
+    });
+
     // the raw path is routed: configmaps/.. is a name, not the namespace
     it('dot segments in a path are not resolved', () => expect4xx({ method: 'GET', path: `${cms}/..` }, 404));
 

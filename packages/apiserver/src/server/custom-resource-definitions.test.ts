@@ -321,7 +321,11 @@ describe('CustomResourceDefinitions', () => {
         { 'Content-Type': 'application/strategic-merge-patch+json' },
       );
       expect(smp.status).toBe(415);
-      expect(smp.json).toMatchObject({ reason: 'UnsupportedMediaType' });
+      expect(smp.json).toMatchObject({
+        reason: 'UnsupportedMediaType',
+        message:
+          'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      });
       const merge = await req('PATCH', `${widgets}/w1`, JSON.stringify({ spec: { size: 'large' } }), {
         'Content-Type': 'application/merge-patch+json',
       });
