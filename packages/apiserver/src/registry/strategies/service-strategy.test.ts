@@ -169,6 +169,62 @@ describe('services: cluster IPs and node ports', () => {
     expect(reuse.status).toBe(201);
   });
 
+  it('drops the values only the former type needed when an update changes the type and keeps them', async () => {
+    const merge = (name: string, body: unknown) =>
+      req(`${svcs}/${name}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body,
+      });
+    const lb = await req(svcs, {
+      method: 'POST',
+      body: service('tc', { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }),
+    });
+    expect(lb.status).toBe(201);
+    const { clusterIP, healthCheckNodePort } = lb.json.spec;
+    const nodePort = lb.json.spec.ports[0].nodePort as number;
+    expect(lb.json.spec.allocateLoadBalancerNodePorts).toBe(true);
+
+    // what `kubectl apply` sends when only the type changes: the live values stay in the object
+    const np = await merge('tc', { spec: { type: 'NodePort' } });
+    expect(np.status).toBe(200);
+    expect(np.json.spec).not.toHaveProperty('healthCheckNodePort');
+    expect(np.json.spec).not.toHaveProperty('allocateLoadBalancerNodePorts');
+    expect(np.json.spec.ports[0].nodePort).toBe(nodePort);
+    expect(np.json.spec.externalTrafficPolicy).toBe('Local');
+
+    // asking for a node port the service did not hold keeps it, and a ClusterIP may not have one
+    const asked = await merge('tc', { spec: { type: 'ClusterIP', ports: [{ port: 80, nodePort: 30009 }] } });
+    expect(asked.status).toBe(422);
+    expect(asked.json.message).toContain('spec.ports[0].nodePort: Forbidden: may not be used when `type` is');
+
+    const cip = await merge('tc', { spec: { type: 'ClusterIP' } });
+    expect(cip.status).toBe(200);
+    expect(cip.json.spec.ports[0]).not.toHaveProperty('nodePort');
+    expect(cip.json.spec).not.toHaveProperty('externalTrafficPolicy');
+    expect(cip.json.spec.clusterIP).toBe(clusterIP);
+    // the node ports went back to the pool
+    const reuse = await req(svcs, {
+      method: 'POST',
+      body: service('tc-reuse', {
+        type: 'NodePort',
+        ports: [
+          { port: 80, nodePort, name: 'a' },
+          { port: 81, nodePort: healthCheckNodePort, name: 'b' },
+        ],
+      }),
+    });
+    expect([reuse.status, reuse.json.message]).toEqual([201, undefined]);
+
+    const ext = await merge('tc', { spec: { type: 'ExternalName', externalName: 'db.example.com' } });
+    expect(ext.status).toBe(200);
+    for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'])
+      expect(ext.json.spec).not.toHaveProperty(field);
+
+    for (const name of ['tc', 'tc-reuse'])
+      expect((await req(`${svcs}/${name}`, { method: 'DELETE' })).status).toBe(200);
+  });
+
   it('never hands out one IP twice to concurrent creates, even from two allocators', async () => {
     const storage = new SqliteStorage(`${s.dir}/alloc.db`);
     try {
