@@ -104,8 +104,9 @@ export interface FieldOptions {
   /** Rejected on update when changed. */
   immutable?: boolean;
   /**
-   * The zero value ("", 0, false, or for a list no item) means unset, as for a Kubernetes field that
-   * Go holds as a plain value (not a pointer) and omits from JSON when zero (a list: when empty). Go's protobuf marshalers write such fields
+   * The zero value ("", 0, false, or for a list or map no entry) means unset, as for a Kubernetes
+   * field that Go holds as a plain value (not a pointer) and omits from JSON when zero (a list or
+   * map: when empty). Maps are declared so by default (see `map`). Go's protobuf marshalers write such fields
    * even when zero; read from protobuf, a zero is dropped, as Kubernetes' JSON omits it. Fields where
    * a zero is meant (Go pointers: replicas 0, enableServiceLinks false, storageClassName "") must not
    * be marked.
@@ -334,11 +335,15 @@ export function list<T extends TSchema>(items: T, options: ListOptions = {}): TA
   return annotate(node, options);
 }
 
+/**
+ * A map field. Empty means unset unless `omitZero: false`: every map of Kubernetes' types is a Go map
+ * its JSON omits when empty (omitempty), so `labels: {}` is stored as no labels.
+ */
 export function map<T extends TSchema>(values: T, options: MapOptions = {}): TRecord<TString, T> {
   const node = Type.Record(Type.String(), values) as TRecord<TString, T> & Record<string, unknown>;
   if (options.mapType) node['x-kubernetes-map-type'] = options.mapType;
   if (options.protoWrapper) node[OrchKeyword.protoWrapper] = options.protoWrapper;
-  return annotate(node, options);
+  return annotate(node, { ...options, omitZero: options.omitZero ?? true });
 }
 
 /** A map of string to string (labels, annotations, nodeSelector, data). */

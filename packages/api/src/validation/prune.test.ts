@@ -29,6 +29,7 @@ const Container = struct('io.k8s.api.core.v1.Container', {
 const Spec = struct('io.k8s.api.core.v1.PodSpec', {
   containers: list(Container, { proto: 2 }),
   nodeSelector: stringMap({ proto: 7 }),
+  kept: stringMap({ proto: 15, omitZero: false }),
   byName: map(Container, { proto: 9 }),
   raw: rawExtension({ proto: 10 }),
   managed: fieldsV1({ proto: 11 }),
@@ -80,20 +81,27 @@ describe('compilePrune', () => {
     });
   });
 
-  it('drops null fields (null means unset), and the zeros of fields declared omitZero only', () => {
+  it('drops null fields (null means unset), empty maps, and the zeros of fields declared omitZero only', () => {
     const obj = {
       metadata: { name: null, labels: null, generation: 0, generateName: '', deletionGracePeriodSeconds: 0 },
       spec: {
-        containers: [{ name: '', image: '', ports: [{ hostPort: 0, containerPort: 0 }] }],
+        containers: [{ name: '', image: '', ports: [{ hostPort: 0, containerPort: 0 }], limits: {} }],
         nodeSelector: {},
+        kept: {},
+        byName: { web: { name: 'w', limits: {} } },
       },
     };
     expect(prune(obj)).toEqual([]);
     // generation and generateName are plain values in Go; deletionGracePeriodSeconds is a pointer,
-    // and the test's own fields are not declared omitZero
+    // and the test's own fields are not declared omitZero; maps are empty as Go omits them (omitempty)
+    // unless declared otherwise, and an empty struct stays
     expect(obj).toEqual({
       metadata: { deletionGracePeriodSeconds: 0 },
-      spec: { containers: [{ name: '', image: '', ports: [{ containerPort: 0 }] }], nodeSelector: {} },
+      spec: {
+        containers: [{ name: '', image: '', ports: [{ containerPort: 0 }] }],
+        kept: {},
+        byName: { web: { name: 'w' } },
+      },
     });
   });
 

@@ -167,7 +167,7 @@ class PruneCompiler {
 
 /**
  * The test (as JavaScript source, of `v`) for the zero value of a field declared omitZero: a plain
- * value in Go, or a list Go's JSON omits when empty (omitempty). Only a value of the declared type
+ * value in Go, or a list or map Go's JSON omits when empty (omitempty). Only a value of the declared type
  * is dropped.
  */
 function omittedZero(schema: TSchema): string | undefined {
@@ -183,6 +183,11 @@ function omittedZero(schema: TSchema): string | undefined {
       return 'v === false';
     case 'array':
       return '(Array.isArray(v) && v.length === 0)';
+    case 'object':
+      // maps only: an empty struct is a value (`securityContext: {}`)
+      return n.patternProperties !== undefined || typeof n.additionalProperties === 'object'
+        ? '(v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)'
+        : undefined;
     default:
       return undefined;
   }

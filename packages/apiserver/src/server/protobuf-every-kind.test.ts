@@ -604,11 +604,11 @@ describe('protobuf through the apiserver for every kind', () => {
     const stored = await createJSON('apps', 'Deployment', 'pb-status');
     const status = {
       observedGeneration: 1,
-      replicas: 0,
-      updatedReplicas: 0,
-      readyReplicas: 0,
-      availableReplicas: 0,
-      unavailableReplicas: 0,
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      unavailableReplicas: 1,
       collisionCount: 2,
       conditions: [
         {

@@ -196,13 +196,30 @@ export const DeploymentConditionSchema = struct('io.k8s.api.apps.v1.DeploymentCo
 });
 
 export const DeploymentStatusSchema = struct('io.k8s.api.apps.v1.DeploymentStatus', {
-  observedGeneration: int64({ proto: 1, description: 'Generation observed by the deployment controller.' }),
-  replicas: int32({ proto: 2, description: 'Non-terminated pods targeted by the deployment.' }),
-  updatedReplicas: int32({ proto: 3, description: 'Non-terminated pods with the desired template.' }),
-  readyReplicas: int32({ proto: 7, description: 'Ready pods targeted by the deployment.' }),
-  availableReplicas: int32({ proto: 4, description: 'Pods ready for at least minReadySeconds.' }),
+  observedGeneration: int64({
+    proto: 1,
+    omitZero: true,
+    description: 'Generation observed by the deployment controller.',
+  }),
+  replicas: int32({
+    proto: 2,
+    omitZero: true,
+    description: 'Non-terminated pods targeted by the deployment.',
+  }),
+  updatedReplicas: int32({
+    proto: 3,
+    omitZero: true,
+    description: 'Non-terminated pods with the desired template.',
+  }),
+  readyReplicas: int32({ proto: 7, omitZero: true, description: 'Ready pods targeted by the deployment.' }),
+  availableReplicas: int32({
+    proto: 4,
+    omitZero: true,
+    description: 'Pods ready for at least minReadySeconds.',
+  }),
   unavailableReplicas: int32({
     proto: 5,
+    omitZero: true,
     description: 'Pods still needed for the deployment to be fully available.',
   }),
   conditions: list(DeploymentConditionSchema, {

@@ -52,11 +52,20 @@ export const ReplicaSetStatusSchema = struct('io.k8s.api.apps.v1.ReplicaSetStatu
   replicas: required(
     int32({ proto: 1, default: 0, description: 'Most recently observed number of replicas.' }),
   ),
-  fullyLabeledReplicas: int32({ proto: 2, description: 'Pods carrying all labels of the template.' }),
-  readyReplicas: int32({ proto: 4, description: 'Number of ready replicas.' }),
-  availableReplicas: int32({ proto: 5, description: 'Replicas ready for at least minReadySeconds.' }),
+  fullyLabeledReplicas: int32({
+    proto: 2,
+    omitZero: true,
+    description: 'Pods carrying all labels of the template.',
+  }),
+  readyReplicas: int32({ proto: 4, omitZero: true, description: 'Number of ready replicas.' }),
+  availableReplicas: int32({
+    proto: 5,
+    omitZero: true,
+    description: 'Replicas ready for at least minReadySeconds.',
+  }),
   observedGeneration: int64({
     proto: 3,
+    omitZero: true,
     description: 'Generation most recently observed by the controller.',
   }),
   conditions: list(ReplicaSetConditionSchema, {

@@ -61,9 +61,9 @@ export const JobStatusSchema = struct('io.k8s.api.batch.v1.JobStatus', {
       'When the job controller started processing the job; unset while created suspended, reset on resume.',
   }),
   completionTime: time({ proto: 3, description: 'When the job completed; set only on success.' }),
-  active: int32({ proto: 4, description: 'Number of pending and running pods.' }),
-  succeeded: int32({ proto: 5, description: 'Number of pods that reached phase Succeeded.' }),
-  failed: int32({ proto: 6, description: 'Number of pods that reached phase Failed.' }),
+  active: int32({ proto: 4, omitZero: true, description: 'Number of pending and running pods.' }),
+  succeeded: int32({ proto: 5, omitZero: true, description: 'Number of pods that reached phase Succeeded.' }),
+  failed: int32({ proto: 6, omitZero: true, description: 'Number of pods that reached phase Failed.' }),
   completedIndexes: str({
     proto: 7,
     description: 'Completed indexes of an Indexed job, as intervals in increasing order: "1,3-5,7".',
