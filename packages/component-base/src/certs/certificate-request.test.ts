@@ -40,6 +40,13 @@ describe('certificate requests', () => {
   const ca = createCA('orch-test-ca');
   const hour = 60 * 60 * 1000;
 
+  it('writes certificates and requests with plain newlines', () => {
+    for (const pem of [ca.cert, rsaRequest('a', [])]) {
+      expect(pem).toMatch(/^-----BEGIN [A-Z ]+-----\n/);
+      expect(pem).not.toContain('\r');
+    }
+  });
+
   it('reads the subject and names of RSA, ECDSA and Ed25519 requests', () => {
     expect(parseCertificateRequest(rsaRequest('dave', ['devs', 'qa']))).toMatchObject({
       commonName: 'dave',

@@ -9,7 +9,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type forgeModule from 'node-forge';
-import { createSigningKey, type PemPair } from './pki';
+import { createSigningKey, lfLines, type PemPair } from './pki';
 
 type Asn1 = forgeModule.asn1.Asn1;
 
@@ -381,5 +381,5 @@ export function createCertificateRequest(
     ...organizations.map((value) => ({ name: 'organizationName', value })),
   ]);
   csr.sign(pki.privateKeyFromPem(keys.privateKey), md.sha256.create());
-  return { request: pki.certificationRequestToPem(csr), key: keys.privateKey };
+  return { request: lfLines(pki.certificationRequestToPem(csr)), key: keys.privateKey };
 }

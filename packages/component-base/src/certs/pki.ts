@@ -67,7 +67,15 @@ export function issueCertificate(spec: CertificateSpec, issuer?: PemPair): PemPa
   ]);
   const signingKey = forge.pki.privateKeyFromPem(issuer ? issuer.key : privateKey);
   cert.sign(signingKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: privateKey };
+  return { cert: lfLines(forge.pki.certificateToPem(cert)), key: privateKey };
+}
+
+/**
+ * PEM text with plain newlines, as Kubernetes writes it (the certificate library ends lines with
+ * CRLF, which a CA bundle published in a ConfigMap would show).
+ */
+export function lfLines(pem: string): string {
+  return pem.replace(/\r\n/g, '\n');
 }
 
 /** A new self-signed certificate authority. */
