@@ -805,11 +805,30 @@ describe('Pod updates', () => {
     });
     expect(errs).toHaveLength(1);
     expect(errs[0]!.startsWith(`spec: Forbidden: ${POD_UPDATE_FORBIDDEN_MESSAGE}\n`)).toBe(true);
+    expect(POD_UPDATE_FORBIDDEN_MESSAGE).toBe(
+      'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+    );
     expect(update((p) => p.spec!.containers.push({ name: 'b', image: 'x' }))).toContain(
       'spec.containers: Forbidden: pod updates may not add or remove containers',
     );
     expect(update((p) => (p.spec!.tolerations![0]!.effect = 'NoSchedule'))).toContain(
       'spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds',
+    );
+  });
+
+  it('lets a negative grace period be set to 1, and no other change of it', () => {
+    const negative = stored();
+    negative.spec!.terminationGracePeriodSeconds = -1;
+    const one = structuredClone(negative);
+    one.spec!.terminationGracePeriodSeconds = 1;
+    expect(messages(pods.validateUpdate(one, negative))).toEqual([]);
+    const two = structuredClone(negative);
+    two.spec!.terminationGracePeriodSeconds = 2;
+    expect(messages(pods.validateUpdate(two, negative))[0]).toMatch(
+      /^spec: Forbidden: pod updates may not change/,
+    );
+    expect(update((p) => (p.spec!.terminationGracePeriodSeconds = 1))[0]).toMatch(
+      /^spec: Forbidden: pod updates may not change/,
     );
   });
 

@@ -18,8 +18,13 @@ import type { Toleration } from './toleration';
 const MAX_INT32 = 2147483647;
 
 /** The message Kubernetes gives when a pod update touches a field it may not change. */
-export const POD_UPDATE_FORBIDDEN_MESSAGE =
-  'pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds` or `spec.tolerations` (only additions to existing tolerations)';
+export const POD_UPDATE_FORBIDDEN_MESSAGE = `pod updates may not change fields other than ${[
+  '`spec.containers[*].image`',
+  '`spec.initContainers[*].image`',
+  '`spec.activeDeadlineSeconds`',
+  '`spec.tolerations` (only additions to existing tolerations)',
+  '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+].join(',')}`;
 
 export const PodSchema = struct(
   'io.k8s.api.core.v1.Pod',
@@ -206,6 +211,9 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldErrorLike[] {
     tolerations: oldSpec.tolerations,
     schedulingGates: oldSpec.schedulingGates,
   };
+  // a negative grace period (a pod deleted with --now before) may be set to 1
+  if ((oldSpec.terminationGracePeriodSeconds ?? 0) < 0 && spec.terminationGracePeriodSeconds === 1)
+    munged.terminationGracePeriodSeconds = oldSpec.terminationGracePeriodSeconds;
   if (!semanticEqual(munged, oldSpec)) {
     const diff = stringDiff(JSON.stringify(munged), JSON.stringify(oldSpec));
     errs.push(forbidden('spec', `${POD_UPDATE_FORBIDDEN_MESSAGE}\n${diff}`));
