@@ -42,3 +42,39 @@ describe('Strategy: metadata.generation', () => {
     expect(deployment.json.metadata.generation).toBe(1);
   });
 });
+
+describe('Strategy: status', () => {
+  let s: TestAPIServer;
+  const req = (path: string, method: string, body?: unknown) =>
+    httpsRequest(s.url + path, { ca: s.ca, method, body });
+  const cronjobs = '/apis/batch/v1/namespaces/default/cronjobs';
+  const cronjob = {
+    metadata: { name: 'cj' },
+    spec: {
+      schedule: '*/5 * * * *',
+      jobTemplate: {
+        spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } },
+      },
+    },
+  };
+
+  beforeAll(async () => {
+    s = await startTestAPIServer({ admissionPlugins: [] });
+  });
+  afterAll(() => s.close());
+
+  it('is an empty struct, not absent, before anything writes it, and stays one', async () => {
+    const created = await req(cronjobs, 'POST', cronjob);
+    expect(created.status).toBe(201);
+    expect(created.json.status).toEqual({});
+    expect((await req(`${cronjobs}/cj`, 'GET')).json.status).toEqual({});
+    // a status write without status leaves the empty struct
+    const { status: _status, ...withoutStatus } = created.json;
+    const written = await req(`${cronjobs}/cj/status`, 'PUT', withoutStatus);
+    expect(written.status).toBe(200);
+    expect(written.json.status).toEqual({});
+    const replaced = await req(`${cronjobs}/cj`, 'PUT', withoutStatus);
+    expect(replaced.status).toBe(200);
+    expect(replaced.json.status).toEqual({});
+  });
+});

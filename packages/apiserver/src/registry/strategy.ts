@@ -36,6 +36,11 @@ export class Strategy {
    * schema) rather than the decoder's 400 BadRequest of built-in kinds.
    */
   readonly schemaTypeErrorsInvalid: boolean = false;
+  /**
+   * The status is a Go struct: never absent, at least `{}` (`kubectl get -o yaml` shows `status: {}`
+   * for an object no controller has written yet). Custom resources have no such status.
+   */
+  protected readonly statusStruct: boolean = true;
   /** Propagation when a delete request names none. */
   defaultPropagation: PropagationPolicy = 'Background';
   /** The kind's own subresources (binding, eviction, finalize, token, ...) by name. */
@@ -80,10 +85,7 @@ export class Strategy {
     delete m.selfLink;
     if (this.tracksGeneration) m.generation = 1;
     else delete m.generation;
-    if (this.hasStatus) {
-      if (this.initialStatus === undefined) delete obj.status;
-      else obj.status = structuredClone(this.initialStatus);
-    }
+    if (this.hasStatus) this.setStatus(obj, structuredClone(this.initialStatus));
   }
 
   /**
@@ -94,10 +96,7 @@ export class Strategy {
   prepareForUpdate(obj: ApiObject, old: ApiObject, subresource = ''): void {
     this.keepSystemMetadata(obj, old);
     if (subresource) return;
-    if (this.hasStatus) {
-      if (old.status === undefined) delete obj.status;
-      else obj.status = old.status;
-    }
+    if (this.hasStatus) this.setStatus(obj, old.status);
     if (this.tracksGeneration) {
       obj.metadata.generation = (old.metadata.generation ?? 0) + (this.specChanged(obj, old) ? 1 : 0);
     }
@@ -109,8 +108,14 @@ export class Strategy {
     const keep = structuredClone(old) as ApiObject;
     for (const k of Object.keys(obj)) delete obj[k];
     Object.assign(obj, keep);
-    if (status === undefined) delete obj.status;
-    else obj.status = status;
+    this.setStatus(obj, status);
+  }
+
+  /** Sets the status (the struct's zero value for none when the status is a struct; else none). */
+  private setStatus(obj: ApiObject, status: unknown): void {
+    if (status !== undefined) obj.status = status;
+    else if (this.statusStruct) obj.status = zeroStruct(this.declaration.schema, 'status');
+    else delete obj.status;
   }
 
   /**
@@ -185,4 +190,22 @@ export class Strategy {
   beforeDelete(_obj: ApiObject, _now: Date): boolean {
     return false;
   }
+}
+
+/**
+ * The zero value of a struct field of `schema`, as Go's JSON writes it: `{}` with the zero of each
+ * field that is always written (the declared required scalars: `currentReplicas: 0`,
+ * `attached: false`).
+ */
+function zeroStruct(schema: object, field: string): Record<string, unknown> {
+  type StructNode = { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const node = (schema as { properties?: Record<string, StructNode> }).properties?.[field];
+  const zero: Record<string, unknown> = {};
+  for (const name of node?.required ?? []) {
+    const type = node?.properties?.[name]?.type;
+    if (type === 'integer' || type === 'number') zero[name] = 0;
+    else if (type === 'boolean') zero[name] = false;
+    else if (type === 'string') zero[name] = '';
+  }
+  return zero;
 }

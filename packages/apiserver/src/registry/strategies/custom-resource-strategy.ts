@@ -8,6 +8,7 @@ import { Strategy } from '../strategy';
  */
 export class CustomResourceStrategy extends Strategy {
   override readonly schemaTypeErrorsInvalid = true;
+  protected override readonly statusStruct = false;
 
   protected override get tracksGeneration(): boolean {
     return true;
