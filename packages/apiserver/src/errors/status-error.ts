@@ -97,6 +97,12 @@ export const statusErrors = {
   invalid: (kind: string, group: string, name: string, message: string, causes: StatusCause[]): StatusError =>
     make(422, 'Invalid', message, { name, group, kind, causes }),
   badRequest: (message: string): StatusError => make(400, 'BadRequest', message),
+  /**
+   * Kubernetes' NewGenericServerResponse for 422 without a server message: what a JSON patch whose
+   * operation fails is answered with (the failing operation is not named).
+   */
+  unprocessable: (): StatusError =>
+    make(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
   unauthorized: (message = 'Unauthorized'): StatusError => make(401, 'Unauthorized', message),
   forbidden: (message: string, details?: Status['details']): StatusError =>
     make(403, 'Forbidden', message, details),

@@ -59,7 +59,10 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** RFC 6902 JSON patch; a failing operation is the client's error (422 as Kubernetes answers). */
+/**
+ * RFC 6902 JSON patch; a failing operation is the client's error, answered with 422 and Kubernetes'
+ * generic message, which does not name the operation.
+ */
 export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   let ops: unknown;
   try {
@@ -67,21 +70,19 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   } catch (e) {
     throw statusErrors.badRequest(jsonSyntaxError(body) ?? (e as Error).message);
   }
-  if (!Array.isArray(ops)) throw statusErrors.badRequest('json patch must be an array of operations');
+  // null decodes as no operations
+  if (ops === null) ops = [];
+  if (!Array.isArray(ops)) {
+    const found = typeof ops === 'boolean' ? 'bool' : typeof ops;
+    throw statusErrors.badRequest(`json: cannot unmarshal ${found} into Go value of type jsonpatch.Patch`);
+  }
   checkDecoded(ops, 'patch');
   try {
     const errors = jsonpatch.validate(ops as Operation[], target);
     if (errors) throw errors;
     return jsonpatch.applyPatch(clone(target), ops as Operation[], false, true).newDocument;
-  } catch (e) {
-    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw statusErrors.invalid(
-      '',
-      '',
-      '',
-      `the server rejected our request due to an error in our request: ${message}`,
-      [],
-    );
+  } catch {
+    throw statusErrors.unprocessable();
   }
 }
 

@@ -792,6 +792,47 @@ describe('malformed requests', () => {
       expect(after.toString()).toBe(before.toString());
     });
 
+    // a JSON patch whose operation fails gets Kubernetes' generic 422, which names no operation
+    it('a JSON patch that fails or is no list of operations is refused as Kubernetes refuses it', async () => {
+      const before = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false }))
+        .body;
+      const patch = (body: string) =>
+        send({
+          label: '',
+          method: 'PATCH',
+          path: `${cms}/existing`,
+          headers: jsonPatch,
+          body: Buffer.from(body),
+          mustFail: true,
+        });
+      for (const ops of [
+        '[{"op":"test","path":"/data/a","value":"other"}]',
+        '[{"op":"remove","path":"/data/missing"}]',
+        '[{"op":"bogus","path":"/data/a"}]',
+        '[{"op":"move","from":"/data/missing","path":"/data/b"}]',
+      ]) {
+        const res = await patch(ops);
+        expect([ops, res.status, JSON.parse(res.body.toString())]).toEqual([
+          ops,
+          422,
+          expect.objectContaining({
+            reason: 'Invalid',
+            message: 'the server rejected our request due to an error in our request',
+            details: {},
+          }),
+        ]);
+      }
+      const object = await patch('{"op":"add"}');
+      expect([object.status, JSON.parse(object.body.toString()).message]).toEqual([
+        400,
+        'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+      ]);
+      // null is no operations at all
+      expect((await patch('null')).status).toBe(200);
+      const after = (await send({ label: '', method: 'GET', path: `${cms}/existing`, mustFail: false })).body;
+      expect(after.toString()).toBe(before.toString());
+    });
+
     // a value of the wrong JSON type in a built-in kind is refused as Kubernetes' decoder refuses it
     it('a value of the wrong JSON type answers 400 in the decoder words, and nothing is written', async () => {
       const deployment = (spec: Record<string, unknown>, env: unknown[] = []) =>
