@@ -37,6 +37,7 @@ import {
   isJobSuspended,
   JOB_BACKOFF_BASE_MS,
   JOB_BACKOFF_MAX_MS,
+  exceedsBackoffLimit,
   jobBackoffDelay,
   jobComplete,
   newJobCondition,
@@ -145,7 +146,6 @@ export class JobController extends QueueController {
     const job = structuredClone(cached);
     const now = this.ctx.now();
     const needsSync = this.expectations.satisfiedExpectations(key);
-    const previousRetry = this.queue.numRequeues(key);
     const pods = await new ControllerRefManager<Pod>({
       controller: job,
       controllerKind: { apiVersion: 'batch/v1', kind: 'Job' },
@@ -180,10 +180,16 @@ export class JobController extends QueueController {
     const parallelism = job.spec?.parallelism ?? 1;
     const backoffLimit = job.spec?.backoffLimit ?? 6;
     const newFailure = failed > (cached.status?.failed ?? 0);
-    const exceedsBackoffLimit = newFailure && active !== parallelism && previousRetry + 1 > backoffLimit;
+    const pastBackoffLimit = exceedsBackoffLimit(
+      cached.status?.failed ?? 0,
+      failed,
+      active,
+      parallelism,
+      backoffLimit,
+    );
     let failureReason = '';
     let failureMessage = '';
-    if (exceedsBackoffLimit || pastBackoffLimitOnFailure(job, pods)) {
+    if (pastBackoffLimit || pastBackoffLimitOnFailure(job, pods)) {
       failureReason = 'BackoffLimitExceeded';
       failureMessage = 'Job has reached the specified backoff limit';
     } else if (pastActiveDeadline(job, now)) {

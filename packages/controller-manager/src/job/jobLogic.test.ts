@@ -10,6 +10,7 @@ import {
   jobComplete,
   onlyReplaceFailedPods,
   pastActiveDeadline,
+  exceedsBackoffLimit,
   pastBackoffLimitOnFailure,
   podGenerateNameWithIndex,
   redundantIndexedPods,
@@ -48,6 +49,18 @@ test('activeDeadlineSeconds counts from startTime', () => {
   expect(pastActiveDeadline(j, Date.parse('2024-01-01T00:00:29Z'))).toBe(false);
   expect(pastActiveDeadline(j, Date.parse('2024-01-01T00:00:30Z'))).toBe(true);
   expect(pastActiveDeadline(job({}, { startTime: '2024-01-01T00:00:00Z' }), Date.now())).toBe(false);
+});
+
+test('failed pods beyond backoffLimit fail the job, on a new failure while not at full parallelism', () => {
+  // backoffLimit 2: the third failed pod fails the job, the second does not
+  expect(exceedsBackoffLimit(1, 2, 0, 1, 2)).toBe(false);
+  expect(exceedsBackoffLimit(2, 3, 0, 1, 2)).toBe(true);
+  expect(exceedsBackoffLimit(0, 1, 0, 1, 0)).toBe(true);
+  // no new failure, or a replacement already running: an earlier sync's failure
+  expect(exceedsBackoffLimit(3, 3, 0, 1, 2)).toBe(false);
+  expect(exceedsBackoffLimit(2, 3, 1, 1, 2)).toBe(false);
+  // with parallelism 3, two pods still running
+  expect(exceedsBackoffLimit(6, 7, 2, 3, 6)).toBe(true);
 });
 
 test('restartPolicy OnFailure: container restarts of running pods count against backoffLimit', () => {

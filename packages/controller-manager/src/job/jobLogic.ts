@@ -30,6 +30,21 @@ export function jobBackoffDelay(requeues: number): number {
   return Math.min(delay, JOB_BACKOFF_MAX_MS);
 }
 
+/**
+ * Whether a sync's failed pods exceed the job's backoffLimit (Kubernetes 1.29's rule, which counts
+ * failed pods): only on a new failure (more failed pods than the status shows) while the job is not
+ * back at full parallelism (else it is an earlier sync's failure whose status write was lost).
+ */
+export function exceedsBackoffLimit(
+  failedInStatus: number,
+  failed: number,
+  active: number,
+  parallelism: number,
+  backoffLimit: number,
+): boolean {
+  return failed > failedInStatus && active !== parallelism && failed > backoffLimit;
+}
+
 /** With restartPolicy OnFailure: whether container restarts of active pods reached backoffLimit. */
 export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
   if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
