@@ -44,7 +44,9 @@ describe('@orch/api module loading', () => {
       compiled.default(cronJob);
       return compiled.validate(cronJob).map((e) => e.field + ': ' + e.type);
     `);
-    expect(packages).toEqual(expect.arrayContaining(['ajv', 'cron-parser']));
+    expect(packages).toEqual(expect.arrayContaining(['ajv']));
+    // schedules are checked by the project's own reading of cron fields
+    expect(packages).not.toContain('cron-parser');
     expect(packages).not.toContain('@sinclair/typebox');
     expect(output).toEqual(['spec.schedule: FieldValueInvalid']);
   });

@@ -5,6 +5,7 @@ export * from './quantity';
 export * from './intstr';
 export * from './meta';
 export * from './time-zone';
+export * from './cron-fields';
 export * from './aggregate-text';
 export * from './remembering';
 export * from './scheduling';

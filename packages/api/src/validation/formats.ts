@@ -12,6 +12,7 @@ import {
 } from '../util/names';
 import { memoizeCheck } from './memo-check';
 import { quantityErrors } from './quantity-value';
+import { checkCronFields } from '../util/cron-fields';
 import { isTimeZoneName } from '../util/time-zone';
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -47,10 +48,7 @@ export function cronErrors(schedule: string): readonly string[] {
   const fields = spec.split(/\s+/).filter((f) => f !== '');
   if (fields.length !== 5) return [`Expected exactly 5 fields, found ${fields.length}: ${spec}`];
   try {
-    // Loaded on first use: only processes that validate CronJobs pay for the parser.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { CronExpressionParser } = require('cron-parser') as typeof import('cron-parser');
-    CronExpressionParser.parse(spec);
+    checkCronFields(fields);
     return NONE;
   } catch (e) {
     return [(e as Error).message];

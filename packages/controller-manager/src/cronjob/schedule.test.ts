@@ -30,6 +30,16 @@ describe('parseSchedule', () => {
     expect(() => parseSchedule('* * * * * *')).toThrow('expected exactly 5 fields');
     expect(() => parseSchedule('61 * * * *')).toThrow();
     expect(() => parseSchedule('@fortnightly')).toThrow('unrecognized descriptor');
+    expect(() => parseSchedule('0 0 * * 7')).toThrow('end of range (7) above maximum (6): 7');
+    expect(() => parseSchedule('0 0 L * *')).toThrow('failed to parse int from L');
+  });
+
+  test('a schedule whose days never come never runs', () => {
+    const never = parseSchedule('0 0 31 2 *');
+    expect(never.next(t('2024-01-01T00:00:00Z'))).toBe(Number.POSITIVE_INFINITY);
+    expect(
+      unmetScheduleTimes(never, t('2024-01-01T00:00:00Z'), t('2030-01-01T00:00:00Z'), undefined),
+    ).toEqual([]);
   });
 });
 

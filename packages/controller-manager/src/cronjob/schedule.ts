@@ -1,5 +1,5 @@
 import { parseDuration } from '@orch/component-base';
-import { isTimeZoneName } from '@orch/api';
+import { checkCronFields, isTimeZoneName } from '@orch/api';
 import type { CronExpressionParser as Parser } from 'cron-parser';
 
 /** A parsed schedule: the first activation strictly after a time. */
@@ -45,8 +45,14 @@ export function parseSchedule(spec: string, timeZone = 'UTC'): Schedule {
   const fields = expr.split(/\s+/).filter(Boolean);
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: ${text}`);
   if (!isTimeZoneName(timeZone)) throw new Error(`unknown time zone ${timeZone}`);
+  checkCronFields(fields);
   const parser = cronParser();
-  parser.parse(expr, { tz: timeZone });
+  try {
+    parser.parse(expr, { tz: timeZone });
+  } catch {
+    // fields Kubernetes reads but whose days never come (`0 0 31 2 *`): a schedule that never runs
+    return { next: () => Number.POSITIVE_INFINITY };
+  }
   return {
     next: (after) =>
       parser
