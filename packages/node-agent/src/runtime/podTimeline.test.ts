@@ -108,6 +108,38 @@ describe('simulated pod timeline', () => {
     expect(simulatePodStatus(running, ctx, opts, T0 + 86_400_000).status).toEqual(running.status);
   });
 
+  it('keeps a ready pod NotReady until every readiness gate condition is True', () => {
+    const gated = pod('Always');
+    gated.spec!.readinessGates = [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }];
+    const { pod: running } = at(gated, T0 + 2000);
+    expect(condition(running, 'ContainersReady')?.status).toBe('True');
+    expect(condition(running, 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'ReadinessGatesNotReady',
+      message:
+        'corresponding condition of pod readiness gate "example.com/lb" does not exist., corresponding condition of pod readiness gate "example.com/dns" does not exist.',
+    });
+    // another component reports one gate False, the other True
+    running.status!.conditions = [
+      ...running.status!.conditions!,
+      { type: 'example.com/lb', status: 'False' },
+      { type: 'example.com/dns', status: 'True' },
+    ];
+    const half = simulatePodStatus(running, ctx, opts, T0 + 3000).status;
+    expect(half.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      message: 'the status of pod readiness gate "example.com/lb" is not "True", but False',
+    });
+    running.status = {
+      ...half,
+      conditions: half.conditions!.map((c) => (c.type === 'example.com/lb' ? { ...c, status: 'True' } : c)),
+    };
+    const ready = simulatePodStatus(running, ctx, opts, T0 + 4000).status;
+    expect(ready.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    // the gates' own conditions are kept
+    expect(ready.conditions?.find((c) => c.type === 'example.com/dns')?.status).toBe('True');
+  });
+
   it('runs init containers to completion before the containers', () => {
     const pending = simulatePodStatus(pod('Always', undefined, true), ctx, opts, T0);
     expect(pending.status.containerStatuses![0]!.state).toEqual({ waiting: { reason: 'PodInitializing' } });

@@ -220,6 +220,22 @@ function initContainerStatuses(pod: Pod, moment: Moment, start: number): Contain
   }) as ContainerStatus[];
 }
 
+/** Why each of the pod's readiness gates holds it back (its condition missing or not True). */
+function readinessGateProblems(pod: Pod, conditions: readonly PodCondition[]): string[] {
+  const problems: string[] = [];
+  for (const gate of pod.spec?.readinessGates ?? []) {
+    const found = conditions.find((c) => c.type === gate.conditionType);
+    if (!found) {
+      problems.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
+    } else if (found.status !== 'True') {
+      problems.push(
+        `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${found.status}`,
+      );
+    }
+  }
+  return problems;
+}
+
 /** The pod's conditions for its phase and containers, transitions stamped `now`. */
 export function podConditions(
   pod: Pod,
@@ -248,6 +264,8 @@ export function podConditions(
   } else {
     set({ type: 'Initialized', status: 'True' });
   }
+  // the pod is ready when its containers are and every readiness gate's condition is True
+  const gates = phase === 'Succeeded' || unready.length > 0 ? [] : readinessGateProblems(pod, conditions);
   for (const type of ['Ready', 'ContainersReady']) {
     if (phase === 'Succeeded') set({ type, status: 'False', reason: 'PodCompleted' });
     else if (unready.length > 0) {
@@ -257,6 +275,8 @@ export function podConditions(
         reason: 'ContainersNotReady',
         message: `containers with unready status: [${unready.join(' ')}]`,
       });
+    } else if (type === 'Ready' && gates.length > 0) {
+      set({ type, status: 'False', reason: 'ReadinessGatesNotReady', message: gates.join(', ') });
     } else set({ type, status: 'True' });
   }
   set({ type: 'PodScheduled', status: 'True' });
