@@ -10,9 +10,9 @@ import { listItems, mapValues, nodeShape, structFields, structIdentity } from '.
  * - fields a struct does not declare are removed and reported with the strict decoder's message,
  *   `unknown field "spec.template.spec.containers[0].imagex"` (map keys joined with '.', as the
  *   decoder's field stack prints them);
- * - fields set to null are removed (null means unset), and so are fields declared omitZero holding
- *   their zero value ("", 0, false, an empty list): Go holds them as plain values, which its JSON
- *   omits when zero;
+ * - fields set to null are removed (null means unset; a custom resource's field declared nullable
+ *   keeps it), and so are fields declared omitZero holding their zero value ("", 0, false, an empty
+ *   list or map): Go holds them as plain values, which its JSON omits when zero;
  * - quantities are rewritten in canonical form (numbers become strings), times in RFC 3339 UTC with
  *   second (Time) or microsecond (MicroTime) precision;
  * - map keys, preserve-unknown-fields contents (rawExtension, fieldsV1) and values of the wrong JSON
@@ -58,12 +58,12 @@ function unknownField(obj: Record<string, unknown>, k: string, st: PruneState): 
  * literals) replaces a lookup per key; only names and indices are written into the source.
  */
 function generateStructPruner(
-  fields: readonly (readonly [string, NodePruner | undefined, string | undefined])[],
+  /** Each field: its name, its pruner, and the test (JavaScript, of `v`) for a value that unsets it. */
+  fields: readonly (readonly [string, NodePruner | undefined, string])[],
 ): NodePruner {
   const fns: NodePruner[] = [];
-  const cases = fields.map(([k, fn, zero]) => {
+  const cases = fields.map(([k, fn, unset]) => {
     const label = `case ${JSON.stringify(k)}:`;
-    const unset = zero === undefined ? 'v === null' : `v === null || ${zero}`;
     if (fn === undefined) return `${label} if (${unset}) delete value[k]; break;`;
     const i = fns.push(fn) - 1;
     return (
@@ -120,9 +120,7 @@ class PruneCompiler {
       return (value, st) => this.structs.get(id)!(value, st);
     }
     this.pending.add(id);
-    const fields = structFields(schema).map(
-      ([k, child]) => [k, this.node(child), omittedZero(child)] as const,
-    );
+    const fields = structFields(schema).map(([k, child]) => [k, this.node(child), unsetTest(child)] as const);
     this.pending.delete(id);
     const pruner = generateStructPruner(fields);
     this.structs.set(id, pruner);
@@ -170,6 +168,14 @@ class PruneCompiler {
  * value in Go, or a list or map Go's JSON omits when empty (omitempty). Only a value of the declared type
  * is dropped.
  */
+function unsetTest(schema: TSchema): string {
+  const zero = omittedZero(schema);
+  // a custom resource's nullable field keeps an explicit null (it is neither pruned nor defaulted)
+  const nullUnset = (schema as { nullable?: unknown }).nullable === true ? undefined : 'v === null';
+  if (zero === undefined) return nullUnset ?? 'false';
+  return nullUnset === undefined ? zero : `${nullUnset} || ${zero}`;
+}
+
 function omittedZero(schema: TSchema): string | undefined {
   const n = schema as Record<string, unknown>;
   if (!n[OrchKeyword.omitZero]) return undefined;

@@ -48,6 +48,7 @@ function widgetsCRD(extra: Json = {}): Json {
                     size: { type: 'string', enum: ['small', 'large'] },
                     replicas: { type: 'integer', minimum: 0, default: 1 },
                     color: { type: 'string', default: 'blue' },
+                    nickname: { type: 'string', nullable: true, default: 'none' },
                     port: { 'x-kubernetes-int-or-string': true },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
@@ -228,6 +229,7 @@ describe('CustomResourceDefinitions', () => {
         size: 'small',
         replicas: 1,
         color: 'blue',
+        nickname: 'none',
         port: 'http',
         extra: { any: { thing: 1 } },
       });
@@ -258,6 +260,27 @@ describe('CustomResourceDefinitions', () => {
         spec: { size: 'small' },
       });
       expect(badName.status).toBe(422);
+    });
+
+    it('keeps an explicit null in a nullable field, undefaulted; prunes it elsewhere, then defaults', async () => {
+      const created = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w-null' },
+        spec: { size: 'small', nickname: null, color: null },
+      });
+      expect(created.status).toBe(201);
+      expect(created.json.spec).toEqual({ size: 'small', replicas: 1, color: 'blue', nickname: null });
+      const read = await req('GET', `${widgets}/w-null`);
+      expect(read.json.spec.nickname).toBeNull();
+      const unset = await req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w-unset' },
+        spec: { size: 'small' },
+      });
+      expect(unset.json.spec.nickname).toBe('none');
+      for (const name of ['w-null', 'w-unset']) await req('DELETE', `${widgets}/${name}`);
     });
 
     it('refuses repeated items of sets and maps (x-kubernetes-list-type) with 422', async () => {
