@@ -108,6 +108,30 @@ describe('simulated pod timeline', () => {
     expect(simulatePodStatus(running, ctx, opts, T0 + 86_400_000).status).toEqual(running.status);
   });
 
+  it('runs a sidecar beside the containers, ready, and stops it when they finish', () => {
+    const withSidecar = pod('Never');
+    withSidecar.spec!.initContainers = [
+      { name: 'setup', image: 'busybox' },
+      { name: 'proxy', image: 'envoy', restartPolicy: 'Always' },
+    ];
+    const { pod: running } = at(withSidecar, T0 + 2000);
+    const [setup, proxy] = running.status!.initContainerStatuses!;
+    expect(setup!.state?.terminated?.reason).toBe('Completed');
+    expect(proxy).toMatchObject({
+      name: 'proxy',
+      ready: true,
+      started: true,
+      state: { running: { startedAt: iso(T0 + 2000) } },
+    });
+    expect(condition(running, 'ContainersReady')?.status).toBe('True');
+    const done = simulatePodStatus(running, ctx, opts, T0 + 5000).status;
+    expect(done.phase).toBe('Succeeded');
+    expect(done.initContainerStatuses![1]).toMatchObject({
+      ready: false,
+      state: { terminated: { exitCode: 0, reason: 'Completed', finishedAt: iso(T0 + 5000) } },
+    });
+  });
+
   it('keeps a ready pod NotReady until every readiness gate condition is True', () => {
     const gated = pod('Always');
     gated.spec!.readinessGates = [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }];

@@ -4,7 +4,8 @@
  *
  * - The pod stays Pending (containers waiting ContainerCreating, or PodInitializing when it has init
  *   containers) for `--pod-start-latency`, then its init containers complete at once (exit code 0,
- *   reason Completed) and its containers run: phase Running, ready and started.
+ *   reason Completed) and its containers run: phase Running, ready and started. Sidecars (init
+ *   containers with restartPolicy Always) run beside the containers, ready, until they finish.
  * - Containers of a pod with restartPolicy Never or OnFailure run for `--pod-run-duration`, then
  *   exit with code 0 (reason Completed): the pod Succeeds, with Ready=False reason PodCompleted.
  * - Containers of a pod with restartPolicy Always run until the pod is deleted.
@@ -208,15 +209,27 @@ function initContainerStatuses(pod: Pod, moment: Moment, start: number): Contain
         state: { waiting: { reason: 'PodInitializing' } },
       };
     }
-    const run = { index: 0, start, end: start };
-    return {
-      ...base,
+    const ids = {
       imageID: simulatedImageID(c.image ?? ''),
       containerID: simulatedContainerID(pod.metadata?.uid ?? '', c.name, 0),
-      ready: true,
-      started: false,
-      state: terminated(pod, c.name, run, 0),
     };
+    // a sidecar (restartPolicy Always) starts and keeps running beside the containers; it stops
+    // when they finish
+    if (c.restartPolicy === 'Always') {
+      if (moment.kind === 'terminated') {
+        const run = { index: 0, start, end: moment.run.end ?? start };
+        return { ...base, ...ids, ready: false, started: false, state: terminated(pod, c.name, run, 0) };
+      }
+      return {
+        ...base,
+        ...ids,
+        ready: true,
+        started: true,
+        state: { running: { startedAt: formatTime(start) } },
+      };
+    }
+    const run = { index: 0, start, end: start };
+    return { ...base, ...ids, ready: true, started: false, state: terminated(pod, c.name, run, 0) };
   }) as ContainerStatus[];
 }
 
@@ -243,9 +256,17 @@ export function podConditions(
   containers: readonly ContainerStatus[],
   initDone: boolean,
   now: number,
+  initContainers: readonly ContainerStatus[] = pod.status?.initContainerStatuses ?? [],
 ): PodCondition[] {
   const clock = () => now;
-  const unready = containers.filter((c) => !c.ready).map((c) => c.name);
+  const sidecars = new Set(
+    (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+  );
+  // sidecars count among the containers that must be ready
+  const unready = [
+    ...initContainers.filter((c) => sidecars.has(c.name ?? '') && !c.ready),
+    ...containers.filter((c) => !c.ready),
+  ].map((c) => c.name);
   const pendingInit = initDone ? [] : (pod.spec?.initContainers ?? []).map((c) => c.name);
   type Cond = PodCondition & { type: string; status: string };
   let conditions = (pod.status?.conditions ?? []) as Cond[];
@@ -301,7 +322,7 @@ export function simulatePodStatus(
   const status: PodStatus = {
     ...(pod.status ?? {}),
     phase,
-    conditions: podConditions(pod, phase, containers, started, now),
+    conditions: podConditions(pod, phase, containers, started, now, initContainers),
     hostIP: ctx.hostIP,
     hostIPs: [{ ip: ctx.hostIP }],
     startTime: formatTime(ctx.acceptedAt),
