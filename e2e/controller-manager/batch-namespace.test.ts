@@ -205,6 +205,42 @@ test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; fin
   expect(pods.items.map((p) => p.status?.phase)).toEqual(['Failed']);
 });
 
+test("a pod failure policy's FailJob rule fails the Job at the first matching failure", async () => {
+  const jobs = clientFor(cluster.rest, JobKind);
+  await jobs.create({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'policy', namespace: 'default' },
+    spec: {
+      backoffLimit: 6,
+      podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] },
+      template: {
+        metadata: { annotations: { [FAIL_ANNOTATION]: 'true' } },
+        spec: jobTemplate.spec.template.spec,
+      },
+    },
+  } as Job);
+  const job = await eventually(
+    async () => {
+      const j = await jobs.get('policy', { namespace: 'default' });
+      return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
+    },
+    'the job to fail',
+    20_000,
+  );
+  const pods = await clientFor(cluster.rest, PodKind).list({
+    namespace: 'default',
+    labelSelector: 'job-name=policy',
+  });
+  expect(pods.items).toHaveLength(1);
+  const message = `Container ${pods.items[0]!.spec!.containers[0]!.name} for pod default/${pods.items[0]!.metadata!.name} failed with exit code 1 matching FailJob rule at index 0`;
+  expect(job.status?.conditions?.map((c) => [c.type, c.reason, c.message])).toEqual([
+    ['FailureTarget', 'PodFailurePolicy', message],
+    ['Failed', 'PodFailurePolicy', message],
+  ]);
+  expect(job.status).toMatchObject({ failed: 1 });
+});
+
 test('activeDeadlineSeconds fails a Job with DeadlineExceeded and deletes its active pods', async () => {
   const jobs = clientFor(cluster.rest, JobKind);
   cluster.pauseKubelet(true);

@@ -39,6 +39,7 @@ import {
   JOB_BACKOFF_MAX_MS,
   exceedsBackoffLimit,
   jobBackoffDelay,
+  matchPodFailurePolicy,
   jobComplete,
   newJobCondition,
   onlyReplaceFailedPods,
@@ -163,7 +164,12 @@ export class JobController extends QueueController {
       indexes,
     };
     const succeeded = progress.succeeded;
-    let failed = pods.filter((p) => p.status?.phase === 'Failed').length;
+    // the pod failure policy's rule for each failed pod: Ignore leaves the failure uncounted, FailJob
+    // fails the job
+    const failedPods = pods.filter((p) => p.status?.phase === 'Failed');
+    const matched = job.spec?.podFailurePolicy ? failedPods.map((p) => matchPodFailurePolicy(job, p)) : [];
+    const failJob = matched.find((m) => m?.action === 'FailJob');
+    let failed = failedPods.length - matched.filter((m) => m?.action === 'Ignore').length;
     const ready = activePods.filter(isPodReady).length;
     // Kubernetes reports terminating pods when pod replacement policies are in use.
     const terminating = job.spec?.podReplacementPolicy !== undefined ? countTerminatingPods(pods) : undefined;
@@ -189,7 +195,10 @@ export class JobController extends QueueController {
     );
     let failureReason = '';
     let failureMessage = '';
-    if (pastBackoffLimit || pastBackoffLimitOnFailure(job, pods)) {
+    if (failJob) {
+      failureReason = 'PodFailurePolicy';
+      failureMessage = failJob.message;
+    } else if (pastBackoffLimit || pastBackoffLimitOnFailure(job, pods)) {
       failureReason = 'BackoffLimitExceeded';
       failureMessage = 'Job has reached the specified backoff limit';
     } else if (pastActiveDeadline(job, now)) {
@@ -213,6 +222,8 @@ export class JobController extends QueueController {
       active = 0;
       status.conditions = [
         ...(status.conditions ?? []),
+        // a job the policy fails is first marked FailureTarget, as Kubernetes records it
+        ...(failJob ? [newJobCondition('FailureTarget', failureReason, failureMessage, now)] : []),
         newJobCondition('Failed', failureReason, failureMessage, now),
       ];
       this.event(job, 'Warning', failureReason, failureMessage);

@@ -11,6 +11,7 @@ import {
   onlyReplaceFailedPods,
   pastActiveDeadline,
   exceedsBackoffLimit,
+  matchPodFailurePolicy,
   pastBackoffLimitOnFailure,
   podGenerateNameWithIndex,
   redundantIndexedPods,
@@ -61,6 +62,43 @@ test('failed pods beyond backoffLimit fail the job, on a new failure while not a
   expect(exceedsBackoffLimit(2, 3, 1, 1, 2)).toBe(false);
   // with parallelism 3, two pods still running
   expect(exceedsBackoffLimit(6, 7, 2, 3, 6)).toBe(true);
+});
+
+test('pod failure policy: the first rule a failed pod matches, with the message that fails the job', () => {
+  const policy = job({
+    podFailurePolicy: {
+      rules: [
+        { action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } },
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        { action: 'Count', onExitCodes: { operator: 'NotIn', values: [1, 2] } },
+      ],
+    },
+  });
+  const failedPod = (exitCode: number, conditions: { type: string; status: string }[] = []): Pod =>
+    ({
+      metadata: { name: 'p1', namespace: 'ns' },
+      status: {
+        phase: 'Failed',
+        conditions,
+        containerStatuses: [{ name: 'main', state: { terminated: { exitCode } } }],
+      },
+    }) as Pod;
+  expect(matchPodFailurePolicy(policy, failedPod(42))).toEqual({
+    action: 'FailJob',
+    message: 'Container main for pod ns/p1 failed with exit code 42 matching FailJob rule at index 0',
+  });
+  expect(
+    matchPodFailurePolicy(policy, failedPod(137, [{ type: 'DisruptionTarget', status: 'True' }])),
+  ).toEqual({
+    action: 'Ignore',
+    message: 'Pod ns/p1 has condition DisruptionTarget matching Ignore rule at index 1',
+  });
+  expect(matchPodFailurePolicy(policy, failedPod(3))?.action).toBe('Count');
+  // exit code 1 matches no rule; a pod that did not fail matches none
+  expect(matchPodFailurePolicy(policy, failedPod(1))).toBeUndefined();
+  expect(
+    matchPodFailurePolicy(policy, { ...failedPod(42), status: { phase: 'Running' } } as Pod),
+  ).toBeUndefined();
 });
 
 test('restartPolicy OnFailure: container restarts of running pods count against backoffLimit', () => {

@@ -279,3 +279,61 @@ export function ensureJobConditionStatus(
   if (status !== 'True') return { conditions: [...conditions], changed: false };
   return { conditions: [...conditions, newJobCondition(type, reason, message, now)], changed: true };
 }
+
+type PodFailurePolicyRule = NonNullable<
+  NonNullable<NonNullable<Job['spec']>['podFailurePolicy']>['rules']
+>[number];
+type PodContainerStatus = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+
+/** The first terminated container with a non-zero exit code the requirement matches. */
+function matchingContainer(
+  statuses: readonly PodContainerStatus[] | undefined,
+  req: NonNullable<PodFailurePolicyRule['onExitCodes']>,
+): PodContainerStatus | undefined {
+  return (statuses ?? []).find((c) => {
+    const code = c.state?.terminated?.exitCode;
+    if (code === undefined || code === 0) return false;
+    if (req.containerName !== undefined && req.containerName !== c.name) return false;
+    const listed = (req.values ?? []).includes(code);
+    return req.operator === 'In' ? listed : !listed;
+  });
+}
+
+/**
+ * The pod failure policy rule a failed pod matches, with the message Kubernetes gives when it fails
+ * the job (matchPodFailurePolicy): the first rule, in order, whose exit codes (init containers
+ * first, then containers; non-zero codes only) or pod conditions match. Undefined when none does,
+ * or the pod did not fail.
+ */
+export function matchPodFailurePolicy(
+  job: Job,
+  pod: Pod,
+): { action: PodFailurePolicyRule['action']; message: string } | undefined {
+  if (pod.status?.phase !== 'Failed') return undefined;
+  const where = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+  const rules = job.spec?.podFailurePolicy?.rules ?? [];
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index]!;
+    if (rule.onExitCodes) {
+      const c =
+        matchingContainer(pod.status.initContainerStatuses, rule.onExitCodes) ??
+        matchingContainer(pod.status.containerStatuses, rule.onExitCodes);
+      if (c)
+        return {
+          action: rule.action,
+          message: `Container ${c.name} for pod ${where} failed with exit code ${c.state!.terminated!.exitCode} matching ${rule.action} rule at index ${index}`,
+        };
+    }
+    for (const pattern of rule.onPodConditions ?? []) {
+      const cond = pod.status.conditions?.find(
+        (c) => c.type === pattern.type && c.status === (pattern.status ?? 'True'),
+      );
+      if (cond)
+        return {
+          action: rule.action,
+          message: `Pod ${where} has condition ${pattern.type} matching ${rule.action} rule at index ${index}`,
+        };
+    }
+  }
+  return undefined;
+}
