@@ -169,28 +169,33 @@ test('every namespace gets a default ServiceAccount; deleting a namespace remove
   expect((await clientFor(cluster.rest, ConfigMapKind).list({ namespace: 'doomed' })).items).toHaveLength(0);
 });
 
-test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; finished pods are kept', async () => {
+/** Creates a Job whose pods all fail, with `spec` added, and waits for its Failed condition. */
+async function failedJob(name: string, spec: Partial<NonNullable<Job['spec']>>): Promise<Job> {
   const jobs = clientFor(cluster.rest, JobKind);
   await jobs.create({
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: 'fails', namespace: 'default' },
+    metadata: { name, namespace: 'default' },
     spec: {
-      backoffLimit: 0,
+      ...spec,
       template: {
         metadata: { annotations: { [FAIL_ANNOTATION]: 'true' } },
         spec: jobTemplate.spec.template.spec,
       },
     },
   } as Job);
-  const job = await eventually(
+  return eventually(
     async () => {
-      const j = await jobs.get('fails', { namespace: 'default' });
+      const j = await jobs.get(name, { namespace: 'default' });
       return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
     },
     'the job to fail',
     20_000,
   );
+}
+
+test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; finished pods are kept', async () => {
+  const job = await failedJob('fails', { backoffLimit: 0 });
   expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
     status: 'True',
     reason: 'BackoffLimitExceeded',
@@ -206,28 +211,10 @@ test('a Job whose pods fail stops at backoffLimit with BackoffLimitExceeded; fin
 });
 
 test("a pod failure policy's FailJob rule fails the Job at the first matching failure", async () => {
-  const jobs = clientFor(cluster.rest, JobKind);
-  await jobs.create({
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: { name: 'policy', namespace: 'default' },
-    spec: {
-      backoffLimit: 6,
-      podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] },
-      template: {
-        metadata: { annotations: { [FAIL_ANNOTATION]: 'true' } },
-        spec: jobTemplate.spec.template.spec,
-      },
-    },
-  } as Job);
-  const job = await eventually(
-    async () => {
-      const j = await jobs.get('policy', { namespace: 'default' });
-      return j.status?.conditions?.some((c) => c.type === 'Failed') ? j : undefined;
-    },
-    'the job to fail',
-    20_000,
-  );
+  const job = await failedJob('policy', {
+    backoffLimit: 6,
+    podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] },
+  });
   const pods = await clientFor(cluster.rest, PodKind).list({
     namespace: 'default',
     labelSelector: 'job-name=policy',
