@@ -17,6 +17,7 @@ import {
 import { fieldPathOf } from './field-path';
 import { goDecodeError } from './go-decode-error';
 import { formatChecks } from './formats';
+import { openAPIFormats } from './openapi-formats';
 import { structFields, structIdentity } from './schema-node';
 import { isRFC3339 } from './time-format';
 
@@ -68,6 +69,8 @@ function createAjv(): Ajv {
   const ajv = new AjvClass({ allErrors: true, strict: false, verbose: true, validateSchema: false });
   ajv.addFormat('date-time', { type: 'string', validate: isRFC3339 });
   ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64Error(s) === undefined });
+  for (const [name, validate] of Object.entries(openAPIFormats))
+    ajv.addFormat(name, { type: 'string', validate });
   // Project keywords are generated inline (a plain call per value, no per-call context); their
   // messages are computed only when an error is reported.
   ajv.addKeyword({
@@ -323,7 +326,12 @@ function toFieldErrors(root: TSchema, errors: readonly ErrorObject[]): FieldErro
         out.push(invalid(path, data, `${path} in body should match '${String(params.pattern)}'`));
         break;
       case 'format': {
-        const detail = formatDetails[String(params.format)];
+        const format = String(params.format);
+        if (openAPIFormats[format]) {
+          out.push(invalid(path, data, `${path} in body must be of type ${format}: "${String(data)}"`));
+          break;
+        }
+        const detail = formatDetails[format];
         out.push(
           invalid(
             path,

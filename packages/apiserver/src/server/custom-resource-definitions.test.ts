@@ -49,6 +49,9 @@ function widgetsCRD(extra: Json = {}): Json {
                     replicas: { type: 'integer', minimum: 0, default: 1 },
                     color: { type: 'string', default: 'blue' },
                     nickname: { type: 'string', nullable: true, default: 'none' },
+                    contact: { type: 'string', format: 'email' },
+                    since: { type: 'string', format: 'date' },
+                    note: { type: 'string', format: 'unknown-format' },
                     port: { 'x-kubernetes-int-or-string': true },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
@@ -281,6 +284,27 @@ describe('CustomResourceDefinitions', () => {
       });
       expect(unset.json.spec.nickname).toBe('none');
       for (const name of ['w-null', 'w-unset']) await req('DELETE', `${widgets}/${name}`);
+    });
+
+    it('checks the string formats Kubernetes knows, and only those', async () => {
+      const widget = (name: string, spec: Record<string, unknown>) =>
+        req('POST', widgets, {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name },
+          spec: { size: 'small', ...spec },
+        });
+      const bad = await widget('w-format', { contact: 'not-an-email', since: '2024-13-45' });
+      expect(bad.status).toBe(422);
+      expect(bad.json.message).toContain(
+        'spec.contact: Invalid value: "not-an-email": spec.contact in body must be of type email: "not-an-email"',
+      );
+      expect(bad.json.message).toContain(
+        'spec.since: Invalid value: "2024-13-45": spec.since in body must be of type date: "2024-13-45"',
+      );
+      const good = await widget('w-format', { contact: 'ops@example.com', since: '2024-02-29', note: 'x' });
+      expect(good.status).toBe(201);
+      await req('DELETE', `${widgets}/w-format`);
     });
 
     it('refuses repeated items of sets and maps (x-kubernetes-list-type) with 422', async () => {

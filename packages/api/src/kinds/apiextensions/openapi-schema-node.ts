@@ -1,11 +1,19 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OrchKeyword } from '../../schema/fields';
 import { objectMeta } from '../../meta/object-meta';
+import { openAPIFormats } from '../../validation/openapi-formats';
 
 type Json = Record<string, any>;
 
 /** Formats checked when validating custom resources; other OpenAPI formats are informative only. */
-const checkedFormats = new Set(['date-time', 'byte', 'int32', 'int64', 'double']);
+const checkedFormats = new Set([
+  'date-time',
+  'byte',
+  'int32',
+  'int64',
+  'double',
+  ...Object.keys(openAPIFormats),
+]);
 
 /** Keywords of JSONSchemaProps carried onto declared nodes as they are. */
 const kept = [
