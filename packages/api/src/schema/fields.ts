@@ -68,6 +68,11 @@ export const OrchKeyword = {
    */
   customResource: 'x-orch-custom-resource',
   /**
+   * On a node of a custom resource's schema: its oneOf, anyOf, allOf and not, as plain JSON Schema of
+   * value validations, checked by the validator only (other engines read the node without them).
+   */
+  valueValidation: 'x-orch-value-validation',
+  /**
    * The feature gate a field belongs to: while the gate is off, writes drop the field unless the stored
    * object already uses the feature (Kubernetes' dropDisabledFields).
    */

@@ -189,7 +189,7 @@ class AjvSchemas {
   private convert(schema: TSchema): Node {
     const node = schema as Node;
     if (node.type === 'object' && node.properties !== undefined) return { $ref: this.struct(schema) };
-    const out: Node = {};
+    const out: Node = { ...(node[OrchKeyword.valueValidation] as Node | undefined) };
     for (const k of Object.keys(node)) {
       if (ignored(k)) continue;
       const v = node[k];
@@ -232,6 +232,7 @@ class AjvSchemas {
     for (const [name, child] of structFields(schema)) props[name] = this.convert(child);
     body.properties = props;
     if (Array.isArray(node.required) && node.required.length > 0) body.required = node.required;
+    Object.assign(body, node[OrchKeyword.valueValidation] as Node | undefined);
     this.ajv.addSchema(body, id);
     return id;
   }
@@ -290,6 +291,20 @@ function toFieldErrors(root: TSchema, errors: readonly ErrorObject[]): FieldErro
         out.push(notSupported(path, data, allowed));
         break;
       }
+      case 'oneOf': {
+        const passing = params.passingSchemas as number[] | null;
+        const found = passing ? `Found ${passing.length} valid alternatives` : 'Found none valid';
+        out.push(
+          invalid(path, jsonType(data), `${path} must validate one and only one schema (oneOf). ${found}`),
+        );
+        break;
+      }
+      case 'anyOf':
+        out.push(invalid(path, jsonType(data), `${path} must validate at least one schema (anyOf)`));
+        break;
+      case 'not':
+        out.push(invalid(path, jsonType(data), `${path} must not validate the schema (not)`));
+        break;
       case 'minimum':
         out.push(invalid(path, data, `must be greater than or equal to ${String(params.limit)}`));
         break;

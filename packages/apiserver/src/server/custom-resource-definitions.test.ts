@@ -52,6 +52,17 @@ function widgetsCRD(extra: Json = {}): Json {
                     contact: { type: 'string', format: 'email' },
                     since: { type: 'string', format: 'date' },
                     note: { type: 'string', format: 'unknown-format' },
+                    pair: {
+                      type: 'object',
+                      properties: { a: { type: 'string' }, b: { type: 'string' } },
+                      oneOf: [{ required: ['a'] }, { required: ['b'] }],
+                    },
+                    level: { type: 'string', not: { enum: ['forbidden'] } },
+                    code: {
+                      type: 'string',
+                      allOf: [{ maxLength: 4 }],
+                      anyOf: [{ pattern: '^x' }, { pattern: '^y' }],
+                    },
                     port: { 'x-kubernetes-int-or-string': true },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
@@ -305,6 +316,42 @@ describe('CustomResourceDefinitions', () => {
       const good = await widget('w-format', { contact: 'ops@example.com', since: '2024-02-29', note: 'x' });
       expect(good.status).toBe(201);
       await req('DELETE', `${widgets}/w-format`);
+    });
+
+    it('checks oneOf, anyOf, allOf and not', async () => {
+      const widget = (name: string, spec: Record<string, unknown>) =>
+        req('POST', widgets, {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name },
+          spec: { size: 'small', ...spec },
+        });
+      const cases: [Record<string, unknown>, string][] = [
+        [
+          { pair: {} },
+          'spec.pair: Invalid value: "object": spec.pair must validate one and only one schema (oneOf). Found none valid',
+        ],
+        [
+          { pair: { a: '1', b: '2' } },
+          'spec.pair: Invalid value: "object": spec.pair must validate one and only one schema (oneOf). Found 2 valid alternatives',
+        ],
+        [
+          { level: 'forbidden' },
+          'spec.level: Invalid value: "string": spec.level must not validate the schema (not)',
+        ],
+        [{ code: 'xlong' }, 'spec.code: Too long: must have at most 4 bytes'],
+        [
+          { code: 'zz' },
+          'spec.code: Invalid value: "string": spec.code must validate at least one schema (anyOf)',
+        ],
+      ];
+      for (const [spec, message] of cases) {
+        const res = await widget('w-comb', spec);
+        expect([spec, res.status, res.json.message]).toEqual([spec, 422, expect.stringContaining(message)]);
+      }
+      const good = await widget('w-comb', { pair: { a: '1' }, level: 'ok', code: 'x1' });
+      expect(good.status).toBe(201);
+      await req('DELETE', `${widgets}/w-comb`);
     });
 
     it('refuses repeated items of sets and maps (x-kubernetes-list-type) with 422', async () => {

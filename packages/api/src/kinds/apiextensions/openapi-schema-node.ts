@@ -45,11 +45,68 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Keywords of a value validation inside oneOf, anyOf, allOf and not, carried as they are. */
+const valueKeywords = [
+  'type',
+  'enum',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+  'multipleOf',
+  'required',
+];
+const combinators = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
+
+/** A schema inside a combinator as plain JSON Schema: value validations, nested the same way. */
+function valueValidationOf(schema: Json): Json {
+  const out: Json = {};
+  for (const k of valueKeywords) if (schema[k] !== undefined) out[k] = structuredClone(schema[k]);
+  if (schema.exclusiveMinimum === true && schema.minimum !== undefined) {
+    out.exclusiveMinimum = schema.minimum;
+    delete out.minimum;
+  }
+  if (schema.exclusiveMaximum === true && schema.maximum !== undefined) {
+    out.exclusiveMaximum = schema.maximum;
+    delete out.maximum;
+  }
+  if (typeof schema.format === 'string' && checkedFormats.has(schema.format)) out.format = schema.format;
+  if (isObject(schema.properties)) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties)
+        .filter(([, v]) => isObject(v))
+        .map(([k, v]) => [k, valueValidationOf(v as Json)]),
+    );
+  }
+  if (isObject(schema.items)) out.items = valueValidationOf(schema.items);
+  if (isObject(schema.additionalProperties))
+    out.additionalProperties = valueValidationOf(schema.additionalProperties);
+  Object.assign(out, combinatorsOf(schema));
+  return out;
+}
+
+/** The oneOf, anyOf, allOf and not of a node, as value validations; empty when it has none. */
+function combinatorsOf(schema: Json): Json {
+  const out: Json = {};
+  for (const k of combinators) {
+    const v = schema[k];
+    if (k === 'not' ? isObject(v) : Array.isArray(v))
+      out[k] = k === 'not' ? valueValidationOf(v) : (v as unknown[]).filter(isObject).map(valueValidationOf);
+  }
+  return out;
+}
+
 /**
  * Converts one node of a CRD's structural openAPIV3Schema into the node vocabulary every engine
  * (validation, pruning, defaulting, field management) reads, so that a custom resource is served
  * like any declared kind. Value validations that need more than one node (allOf, anyOf, oneOf, not)
- * and CEL rules are not carried.
+ * are kept apart for the validator (see OrchKeyword.valueValidation); CEL rules are not carried.
  */
 export function schemaNodeOf(schema: Json): TSchema {
   const out: Json = {};
@@ -95,6 +152,8 @@ export function schemaNodeOf(schema: Json): TSchema {
   if (schema['x-kubernetes-list-type'] === 'set') out[OrchKeyword.uniqueBy] = [];
   else if (schema['x-kubernetes-list-type'] === 'map' && Array.isArray(schema['x-kubernetes-list-map-keys']))
     out[OrchKeyword.uniqueBy] = [...(schema['x-kubernetes-list-map-keys'] as string[])];
+  const valueValidation = combinatorsOf(schema);
+  if (Object.keys(valueValidation).length) out[OrchKeyword.valueValidation] = valueValidation;
   return out as TSchema;
 }
 
