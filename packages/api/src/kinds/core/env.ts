@@ -43,6 +43,7 @@ export const ENV_DOWNWARD_API_FIELDS = [
   'spec.nodeName',
   'spec.serviceAccountName',
   'status.hostIP',
+  'status.hostIPs',
   'status.podIP',
   'status.podIPs',
 ] as const;
@@ -60,6 +61,7 @@ const POD_FIELD_LABELS = new Set([
   'spec.schedulerName',
   'status.phase',
   'status.hostIP',
+  'status.hostIPs',
   'status.podIP',
   'status.podIPs',
 ]);

@@ -710,13 +710,14 @@ describe('downward API field references', () => {
 
   it('accepts the fields Kubernetes supports', () => {
     expect(envRef('status.podIP')).toEqual([]);
+    expect(envRef('status.hostIPs')).toEqual([]);
     expect(envRef("metadata.labels['app']")).toEqual([]);
     expect(volRef('metadata.labels')).toEqual([]);
   });
 
   it("rejects others with Kubernetes' messages", () => {
     expect(envRef('status.phase')).toEqual([
-      `${envAt}.fieldPath: Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.podIP", "status.podIPs"`,
+      `${envAt}.fieldPath: Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"`,
     ]);
     expect(envRef('spec.nothing')).toEqual([
       `${envAt}.fieldPath: Invalid value: "spec.nothing": error converting fieldPath: field label not supported: spec.nothing`,
