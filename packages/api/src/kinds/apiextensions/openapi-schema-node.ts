@@ -15,8 +15,8 @@ const checkedFormats = new Set([
   ...Object.keys(openAPIFormats),
 ]);
 
-/** Keywords of JSONSchemaProps carried onto declared nodes as they are. */
-const kept = [
+/** The value validations of JSONSchemaProps that apply to a single node, carried as they are. */
+const valueKeywords = [
   'type',
   'enum',
   'pattern',
@@ -30,6 +30,11 @@ const kept = [
   'maxProperties',
   'uniqueItems',
   'multipleOf',
+];
+
+/** Keywords of JSONSchemaProps carried onto declared nodes as they are. */
+const kept = [
+  ...valueKeywords,
   'nullable',
   'default',
   'description',
@@ -45,29 +50,15 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Keywords of a value validation inside oneOf, anyOf, allOf and not, carried as they are. */
-const valueKeywords = [
-  'type',
-  'enum',
-  'pattern',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'uniqueItems',
-  'multipleOf',
-  'required',
-];
 const combinators = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
 
-/** A schema inside a combinator as plain JSON Schema: value validations, nested the same way. */
-function valueValidationOf(schema: Json): Json {
+/**
+ * The `keys` of a node, copied, with exclusive bounds in JSON Schema's spelling (OpenAPI v3.0 spells
+ * them as booleans next to minimum/maximum) and the format when it is one that is checked.
+ */
+function copyKeywords(schema: Json, keys: readonly string[]): Json {
   const out: Json = {};
-  for (const k of valueKeywords) if (schema[k] !== undefined) out[k] = structuredClone(schema[k]);
+  for (const k of keys) if (schema[k] !== undefined) out[k] = structuredClone(schema[k]);
   if (schema.exclusiveMinimum === true && schema.minimum !== undefined) {
     out.exclusiveMinimum = schema.minimum;
     delete out.minimum;
@@ -77,6 +68,12 @@ function valueValidationOf(schema: Json): Json {
     delete out.maximum;
   }
   if (typeof schema.format === 'string' && checkedFormats.has(schema.format)) out.format = schema.format;
+  return out;
+}
+
+/** A schema inside a combinator as plain JSON Schema: value validations, nested the same way. */
+function valueValidationOf(schema: Json): Json {
+  const out = copyKeywords(schema, [...valueKeywords, 'required']);
   if (isObject(schema.properties)) {
     out.properties = Object.fromEntries(
       Object.entries(schema.properties)
@@ -109,18 +106,7 @@ function combinatorsOf(schema: Json): Json {
  * are kept apart for the validator (see OrchKeyword.valueValidation); CEL rules are not carried.
  */
 export function schemaNodeOf(schema: Json): TSchema {
-  const out: Json = {};
-  for (const k of kept) if (schema[k] !== undefined) out[k] = structuredClone(schema[k]);
-  // OpenAPI v3.0 spells exclusive bounds as booleans next to minimum/maximum
-  if (schema.exclusiveMinimum === true && schema.minimum !== undefined) {
-    out.exclusiveMinimum = schema.minimum;
-    delete out.minimum;
-  }
-  if (schema.exclusiveMaximum === true && schema.maximum !== undefined) {
-    out.exclusiveMaximum = schema.maximum;
-    delete out.maximum;
-  }
-  if (typeof schema.format === 'string' && checkedFormats.has(schema.format)) out.format = schema.format;
+  const out = copyKeywords(schema, kept);
   if (schema['x-kubernetes-int-or-string'] === true) {
     delete out.type;
     out.anyOf = [{ type: 'integer' }, { type: 'string' }];
