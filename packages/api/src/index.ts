@@ -17,6 +17,7 @@ export {
   compileKind,
   parseStrictJSON,
   invalidStatus,
+  jsonValueName,
   type CompiledKind,
   type StrictJSONResult,
 } from './validation';

@@ -54,20 +54,28 @@ function goType(node: TSchema): string | undefined {
   }
 }
 
-/** How the decoder names the JSON value it could not store: `string`, `number 1.5`, `object`... */
-function jsonKind(data: unknown, target: TSchema): string {
+/**
+ * How Go's JSON decoder names a decoded JSON value in `json: cannot unmarshal <value> into ...`:
+ * `string`, `number`, `bool`, `array`, `object` (or `null`).
+ */
+export function jsonValueName(data: unknown): string {
+  if (data === null) return 'null';
   if (Array.isArray(data)) return 'array';
   switch (typeof data) {
-    case 'string':
-      return 'string';
     case 'boolean':
       return 'bool';
+    case 'string':
     case 'number':
-      // a number for an integer field is refused with its text
-      return (target as Node).type === 'integer' ? `number ${String(data)}` : 'number';
+      return typeof data;
     default:
       return 'object';
   }
+}
+
+/** The value a type error names: a number for an integer field is refused with its text (`number 1.5`). */
+function jsonKind(data: unknown, target: TSchema): string {
+  const name = jsonValueName(data);
+  return name === 'number' && (target as Node).type === 'integer' ? `number ${String(data)}` : name;
 }
 
 /**

@@ -18,5 +18,6 @@ export {
 } from './object-meta';
 export { invalidStatus, type InvalidStatus } from './invalid-status';
 export { fieldPathOf } from './field-path';
+export { jsonValueName } from './go-decode-error';
 export { cronErrors, formatChecks } from './formats';
 export { canonicalTimeString, canonicalMicroTimeString, isRFC3339 } from './time-format';

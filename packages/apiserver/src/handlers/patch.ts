@@ -1,7 +1,7 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { parse as parseYAML } from 'yaml';
 import {
   isMap,
+  jsonValueName,
   strategicMergePatch,
   StrategicMergeError,
   supportsStrategicMerge,
@@ -73,8 +73,9 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   // null decodes as no operations
   if (ops === null) ops = [];
   if (!Array.isArray(ops)) {
-    const found = typeof ops === 'boolean' ? 'bool' : typeof ops;
-    throw statusErrors.badRequest(`json: cannot unmarshal ${found} into Go value of type jsonpatch.Patch`);
+    throw statusErrors.badRequest(
+      `json: cannot unmarshal ${jsonValueName(ops)} into Go value of type jsonpatch.Patch`,
+    );
   }
   checkDecoded(ops, 'patch');
   try {
@@ -86,16 +87,15 @@ export function applyJSONPatch(target: unknown, body: Buffer): unknown {
   }
 }
 
-/** Decodes a merge-style patch body (JSON; YAML for apply). */
-export function decodePatchObject(body: Buffer, type: PatchType): Record<string, unknown> {
+/** Decodes a merge or strategic merge patch body (JSON; apply patches are decoded by the apply path). */
+export function decodePatchObject(body: Buffer, type: 'merge' | 'strategic'): Record<string, unknown> {
   let value: unknown;
   try {
-    value = type === 'apply' ? parseYAML(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
+    value = JSON.parse(body.toString('utf8'));
   } catch (e) {
     // a merge patch that is no JSON is the merge library's `Invalid JSON Patch`; a strategic one is
     // named by the JSON decoder
     if (type === 'merge') throw statusErrors.badRequest('Invalid JSON Patch');
-    if (type === 'apply') throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
     throw statusErrors.badRequest(jsonSyntaxError(body) ?? (e as Error).message);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

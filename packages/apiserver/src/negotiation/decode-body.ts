@@ -1,5 +1,11 @@
 import { parse as parseYAML } from 'yaml';
-import { parseStrictJSON, protobufMediaType, protobufMediaTypeAlias, type ProtobufCodec } from '@orch/api';
+import {
+  jsonValueName,
+  parseStrictJSON,
+  protobufMediaType,
+  protobufMediaTypeAlias,
+  type ProtobufCodec,
+} from '@orch/api';
 import { statusErrors } from '../errors/status-error';
 import { checkDecoded } from './check-decoded';
 import { jsonSyntaxError, summarizeBody } from './json-syntax-error';
@@ -45,9 +51,8 @@ class UnrecognizedBody extends Error {}
 /** The decoder's words for a JSON body that holds no object (`null` decodes as an empty one). */
 function notAnObject(value: unknown): void {
   if (value === null || (typeof value === 'object' && !Array.isArray(value))) return;
-  const found = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
   throw new UnrecognizedBody(
-    `couldn't get version/kind; json parse error: json: cannot unmarshal ${found} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonValueName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
   );
 }
 

@@ -25,6 +25,8 @@ export class Strategy {
    * Pending, a service's empty loadBalancer), as Kubernetes' decoder defaults a status reset on create.
    */
   private readonly initialStatus: unknown;
+  /** The status struct's zero value (its always-written scalars), read from the schema once. */
+  private readonly zeroStatus: Record<string, unknown>;
   /** PUT on a missing object creates it. */
   allowCreateOnUpdate = false;
   /** PUT without metadata.resourceVersion is accepted. */
@@ -64,6 +66,7 @@ export class Strategy {
     const blank: ApiObject = { metadata: {} } as ApiObject;
     this.compiled.default(blank);
     this.initialStatus = this.hasStatus ? blank.status : undefined;
+    this.zeroStatus = zeroStruct(declaration.schema, 'status');
   }
 
   /** Generation is kept as the kind declares, else for kinds with a spec and a status subresource. */
@@ -114,7 +117,7 @@ export class Strategy {
   /** Sets the status (the struct's zero value for none when the status is a struct; else none). */
   private setStatus(obj: ApiObject, status: unknown): void {
     if (status !== undefined) obj.status = status;
-    else if (this.statusStruct) obj.status = zeroStruct(this.declaration.schema, 'status');
+    else if (this.statusStruct) obj.status = { ...this.zeroStatus };
     else delete obj.status;
   }
 

@@ -171,6 +171,15 @@ describe('CustomResourceDefinitions', () => {
   });
 
   describe('serving a definition', () => {
+    /** Creates a small Widget with `spec` added. */
+    const widget = (name: string, spec: Record<string, unknown>) =>
+      req('POST', widgets, {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name },
+        spec: { size: 'small', ...spec },
+      });
+
     beforeAll(async () => {
       const r = await req('POST', crds, widgetsCRD());
       expect(r.status).toBe(201);
@@ -298,13 +307,6 @@ describe('CustomResourceDefinitions', () => {
     });
 
     it('checks the string formats Kubernetes knows, and only those', async () => {
-      const widget = (name: string, spec: Record<string, unknown>) =>
-        req('POST', widgets, {
-          apiVersion: 'example.com/v1',
-          kind: 'Widget',
-          metadata: { name },
-          spec: { size: 'small', ...spec },
-        });
       const bad = await widget('w-format', { contact: 'not-an-email', since: '2024-13-45' });
       expect(bad.status).toBe(422);
       expect(bad.json.message).toContain(
@@ -319,13 +321,6 @@ describe('CustomResourceDefinitions', () => {
     });
 
     it('checks oneOf, anyOf, allOf and not', async () => {
-      const widget = (name: string, spec: Record<string, unknown>) =>
-        req('POST', widgets, {
-          apiVersion: 'example.com/v1',
-          kind: 'Widget',
-          metadata: { name },
-          spec: { size: 'small', ...spec },
-        });
       const cases: [Record<string, unknown>, string][] = [
         [
           { pair: {} },
